@@ -1,0 +1,3 @@
+"""rocKE library: convolution and attention kernel families and their dispatch."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""rocke_library.kernels.conv."""

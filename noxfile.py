@@ -1,0 +1,177 @@
+"""One nox session per lane (DESIGN §9). `nox` runs every lane but `bench` and `demo`.
+
+Builds are shared across lanes: each package is built once per source digest into
+.nox/_wheelhouse, from a copy of its directory with nothing beside it, and every
+lane installs those wheels (never editable installs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).resolve().parent
+WORK = ROOT / ".nox" / "_rocke"
+BUILD_REQS = ["hatchling>=1.26", "cmake>=3.24", "ninja", "pybind11>=2.13"]
+TEST_REQS = ["pytest>=8", "hypothesis>=6"]
+LLVM22 = "llvmlite>=0.48,<0.51"
+LLVM20 = "llvmlite>=0.45,<0.48"
+LANE_MARKERS = ("parity", "golden", "validity", "validity_llvm20", "numeric")  # = rocke.gates.pytest_lanes
+UNMARKED = "not (" + " or ".join(LANE_MARKERS) + ")"
+SKIP_NAMES = ("build", "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info", ".ruff_cache")
+
+nox.options.sessions = ["lint", "platform", "library", "parity", "golden", "validity", "validity_llvm20", "numeric"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+
+
+def _tree_digest(*dirs: Path) -> str:
+    """sha256 over relative paths and bytes of every source file under dirs."""
+    h = hashlib.sha256()
+    for top in dirs:
+        for path in sorted(top.rglob("*")):
+            rel = path.relative_to(ROOT)
+            if any(part in ("build", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache")
+                   or part.endswith(".egg-info") for part in rel.parts):
+                continue
+            if path.is_file():
+                h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _isolated_copy(package: str) -> Path:
+    """Copy `package/` alone into .nox/_rocke/src-<package>/ (no sibling package beside it).
+
+    copy2 keeps mtimes, so the persistent CMake build dir rebuilds only what changed.
+    """
+    dest_root = WORK / f"src-{package}"
+    dest = dest_root / package
+    shutil.rmtree(dest_root, ignore_errors=True)
+    shutil.copytree(ROOT / package, dest, ignore=shutil.ignore_patterns(*SKIP_NAMES))
+    assert sorted(p.name for p in dest_root.iterdir()) == [package], "isolated copy has siblings"
+    return dest
+
+
+def _build_wheel(session: nox.Session, package: str, digest: str) -> Path:
+    out = WORK / "wheelhouse" / f"{package}-{digest}"
+    wheels = sorted(out.glob("*.whl")) if out.is_dir() else []
+    if wheels:
+        session.log(f"reusing {wheels[0].name} (source digest {digest})")
+        return wheels[0]
+    src = _isolated_copy(package)
+    build_dir = WORK / "cmake" / package
+    tmp_out = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp_out, ignore_errors=True)
+    session.install(*BUILD_REQS)
+    session.run(
+        "python", "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_out), str(src),
+        env={"ROCKE_CMAKE_BUILD_DIR": str(build_dir)},
+    )
+    session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
+    tmp_out.rename(out)
+    return sorted(out.glob("*.whl"))[0]
+
+
+def platform_wheel(session: nox.Session) -> Path:
+    return _build_wheel(session, "platform", _tree_digest(ROOT / "platform"))
+
+
+def library_wheel(session: nox.Session) -> Path:
+    """Library builds against the platform wheel installed in the session."""
+    return _build_wheel(session, "library", _tree_digest(ROOT / "platform", ROOT / "library"))
+
+
+def install_stack(session: nox.Session, *, library: bool = True, llvmlite: str = LLVM22) -> None:
+    session.install(*BUILD_REQS, *TEST_REQS, llvmlite)
+    session.install("--force-reinstall", "--no-deps", str(platform_wheel(session)))
+    session.install(str(platform_wheel(session)))  # its runtime dependencies
+    if library:
+        session.install("--force-reinstall", "--no-deps", str(library_wheel(session)))
+    session.install(llvmlite)  # the lane's LLVM wins over any other pin
+
+
+def pytest(session: nox.Session, *paths: str, marker: str) -> None:
+    args = ["--strict-markers", "-p", "no:cacheprovider", "-m", marker, *paths, *session.posargs]
+    session.run("python", "-m", "pytest", *args)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff, import-linter, the shrink-only ratchet, code ownership, and the tools' own tests."""
+    session.install("ruff>=0.6", "import-linter>=2.1", *TEST_REQS)
+    session.run("ruff", "check", ".")
+    env = {"PYTHONPATH": os.pathsep.join([str(ROOT / "platform" / "src"), str(ROOT / "library" / "src")])}
+    session.run("lint-imports", env=env)
+    session.run("python", "tools/ratchet.py", "check")
+    session.run("python", "tools/owners.py", "check")
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "tools/tests", *session.posargs, env=env)
+
+
+@nox.session
+def platform(session: nox.Session) -> None:
+    """platform/ alone (no library/ beside it): wheel build, fresh venv, platform's tests."""
+    install_stack(session, library=False)
+    alone = _isolated_copy("platform")
+    session.chdir(alone.parent)
+    session.run("python", "-c", "import importlib.util as u, sys; sys.exit(u.find_spec('rocke_library') is not None)")
+    pytest(session, "platform/tests", marker=UNMARKED)
+
+
+@nox.session
+def library(session: nox.Session) -> None:
+    """platform then library wheels; library's tests."""
+    install_stack(session)
+    pytest(session, "library/tests", marker=UNMARKED)
+
+
+def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22) -> None:
+    install_stack(session, llvmlite=llvmlite)
+    pytest(session, "platform/tests", "library/tests", marker=marker)
+
+
+@nox.session
+def parity(session: nox.Session) -> None:
+    """Python engine == C++ engine, byte for byte."""
+    _marker_lane(session, "parity")
+
+
+@nox.session
+def golden(session: nox.Session) -> None:
+    """Strict golden store checks."""
+    _marker_lane(session, "golden")
+
+
+@nox.session
+def validity(session: nox.Session) -> None:
+    """Everything through the real LLVM 22 (llvmlite 0.48-0.50)."""
+    _marker_lane(session, "validity")
+
+
+@nox.session
+def validity_llvm20(session: nox.Session) -> None:
+    """The llvm20 flavor through the real LLVM 20 (llvmlite 0.45-0.47), in its own environment."""
+    _marker_lane(session, "validity_llvm20", llvmlite=LLVM20)
+
+
+@nox.session
+def numeric(session: nox.Session) -> None:
+    """Simulator numerics against independent numpy references, with negative controls."""
+    _marker_lane(session, "numeric")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Performance figures (not pass/fail on absolute times)."""
+    install_stack(session)
+    session.run("python", "tools/bench.py", *session.posargs)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: build both packages and run the showcase."""
+    install_stack(session)
+    session.run("rocke", "demo", *session.posargs)

@@ -1,0 +1,5 @@
+"""rocke.cli: the ``rocke`` command."""
+
+from rocke.cli.app import main
+
+__all__ = ["main"]

@@ -1,0 +1,5 @@
+"""rocke.families: the family registry (entry-point group ``rocke.families``) and platform families."""
+
+from rocke.families.registry import ENTRY_POINT_GROUP, Family, FamilyProvider, discover_families, providers
+
+__all__ = ["ENTRY_POINT_GROUP", "Family", "FamilyProvider", "discover_families", "providers"]

@@ -1,0 +1,1 @@
+"""rocke.lower: KernelDef -> AMDGPU LLVM IR text, per flavor (Python engine)."""
