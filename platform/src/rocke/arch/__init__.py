@@ -1,1 +1,70 @@
-"""rocke.arch."""
+"""rocke.arch: arch facts (ArchTarget) and the MMA catalog, both read from data/*.toml."""
+
+from rocke.arch.errors import (
+    ArchDataError,
+    LayoutExprError,
+    UnknownArchError,
+    UnknownFeatureError,
+    UnknownMmaOpError,
+)
+from rocke.arch.layout_expr import LayoutExpr, eval_layout_expr, parse_layout_expr
+from rocke.arch.mma import (
+    MMA_OP_IDS,
+    MMA_OPS,
+    ImmOperand,
+    MmaOp,
+    MmaOperand,
+    largest_k,
+    mma_op,
+    mma_ops,
+    operand_layout,
+    parse_mma_data,
+)
+from rocke.arch.occupancy import fits_lds, occupancy
+from rocke.arch.target import (
+    ARCH_NAMES,
+    FACT_NAMES,
+    FEATURE_NAMES,
+    ArchData,
+    ArchTarget,
+    arch_data,
+    fact_source,
+    feature_info,
+    get_arch,
+    parse_arch_data,
+    resolve_arch,
+)
+
+__all__ = [
+    "ARCH_NAMES",
+    "FACT_NAMES",
+    "FEATURE_NAMES",
+    "MMA_OPS",
+    "MMA_OP_IDS",
+    "ArchData",
+    "ArchDataError",
+    "ArchTarget",
+    "ImmOperand",
+    "LayoutExpr",
+    "LayoutExprError",
+    "MmaOp",
+    "MmaOperand",
+    "UnknownArchError",
+    "UnknownFeatureError",
+    "UnknownMmaOpError",
+    "arch_data",
+    "eval_layout_expr",
+    "fact_source",
+    "feature_info",
+    "fits_lds",
+    "get_arch",
+    "largest_k",
+    "mma_op",
+    "mma_ops",
+    "occupancy",
+    "operand_layout",
+    "parse_arch_data",
+    "parse_layout_expr",
+    "parse_mma_data",
+    "resolve_arch",
+]

@@ -1,0 +1,138 @@
+"""Flavor -> LLVM toolchain table and the running llvmlite's identity.
+
+The table is data (``data/toolchains.toml``); this module only reads it and
+answers questions such as "may this environment compile flavor X?".
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib import resources as _pkg_resources
+
+from rocke.isa.errors import FlavorMismatchError
+
+_FORMAT = "rocke.isa.toolchains/1"
+
+
+@dataclass(frozen=True)
+class FlavorToolchain:
+    """One flavor row: the LLVM major that validates it and the llvmlite releases bundling it."""
+
+    name: str
+    llvm_major: int
+    llvmlite_min: str
+    llvmlite_max: str
+
+
+@dataclass(frozen=True)
+class TargetConfig:
+    """How the AMDGPU backend is driven for every compile."""
+
+    triple: str
+    codegen_opt_level: int
+    code_model: str
+
+
+@dataclass(frozen=True)
+class ToolchainTable:
+    target: TargetConfig
+    flavors: tuple[FlavorToolchain, ...]
+
+
+def _require(table: dict, key: str, kind: type, where: str):
+    value = table.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise ValueError(f"toolchains.toml: {where}.{key} must be a {kind.__name__}")
+    return value
+
+
+@functools.cache
+def toolchain_table() -> ToolchainTable:
+    """The parsed ``data/toolchains.toml`` (read once)."""
+    raw = _pkg_resources.files("rocke.isa").joinpath("data/toolchains.toml").read_bytes()
+    doc = tomllib.loads(raw.decode("utf-8"))
+    if doc.get("format") != _FORMAT:
+        raise ValueError(f"toolchains.toml: format must be {_FORMAT}")
+    tgt = doc.get("target", {})
+    target = TargetConfig(
+        triple=_require(tgt, "triple", str, "target"),
+        codegen_opt_level=_require(tgt, "codegen_opt_level", int, "target"),
+        code_model=_require(tgt, "code_model", str, "target"),
+    )
+    rows = []
+    for i, row in enumerate(doc.get("flavor", [])):
+        where = f"flavor[{i}]"
+        rows.append(
+            FlavorToolchain(
+                name=_require(row, "name", str, where),
+                llvm_major=_require(row, "llvm_major", int, where),
+                llvmlite_min=_require(row, "llvmlite_min", str, where),
+                llvmlite_max=_require(row, "llvmlite_max", str, where),
+            )
+        )
+    names = [r.name for r in rows]
+    if names != sorted(names) or len(set(names)) != len(names):
+        raise ValueError("toolchains.toml: flavor rows must be unique and sorted by name")
+    return ToolchainTable(target=target, flavors=tuple(rows))
+
+
+def flavor_names() -> tuple[str, ...]:
+    """Known flavors, sorted."""
+    return tuple(r.name for r in toolchain_table().flavors)
+
+
+def flavor_toolchain(flavor: str) -> FlavorToolchain:
+    """The table row for ``flavor``; unknown flavors raise ``ValueError`` listing the known ones."""
+    for row in toolchain_table().flavors:
+        if row.name == flavor:
+            return row
+    known = ", ".join(flavor_names())
+    raise ValueError(f"unknown flavor '{flavor}'; known flavors: {known}")
+
+
+def llvm_version() -> tuple[int, int, int]:
+    """(major, minor, patch) of the LLVM bundled in the running llvmlite."""
+    import llvmlite.binding as llvm
+
+    major, minor, patch = llvm.llvm_version_info
+    return (int(major), int(minor), int(patch))
+
+
+def llvm_major() -> int:
+    """Major version of the LLVM bundled in the running llvmlite."""
+    return llvm_version()[0]
+
+
+def llvmlite_version() -> str:
+    import llvmlite
+
+    return str(llvmlite.__version__)
+
+
+def running_flavor() -> str | None:
+    """The flavor the running LLVM validates, or None if no flavor targets it."""
+    major = llvm_major()
+    for row in toolchain_table().flavors:
+        if row.llvm_major == major:
+            return row.name
+    return None
+
+
+def check_flavor(flavor: str) -> FlavorToolchain:
+    """Refuse a flavor this environment's LLVM cannot validate.
+
+    Raises ``ValueError`` for an unknown flavor and ``FlavorMismatchError`` when
+    the flavor needs another LLVM major than the running one.
+    """
+    row = flavor_toolchain(flavor)
+    have = llvm_version()
+    if row.llvm_major != have[0]:
+        have_text = ".".join(str(part) for part in have)
+        raise FlavorMismatchError(
+            f"flavor {row.name} needs LLVM {row.llvm_major} "
+            f"(llvmlite {row.llvmlite_min}-{row.llvmlite_max}); "
+            f"this environment has LLVM {have_text} (llvmlite {llvmlite_version()})"
+        )
+    return row
