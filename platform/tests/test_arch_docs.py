@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-
 from rocke.arch import ARCH_NAMES, FACT_NAMES, FEATURE_NAMES, MMA_OPS, arch_data, get_arch
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "arch.md"
