@@ -1,4 +1,8 @@
-"""Entry point of the ``rocke`` command. Bad arguments exit with status 2 and one line, never a traceback."""
+"""Entry point of the `rocke` command.
+
+Bad arguments or inputs print one line and exit with status 2; a failing tool
+(LLVM, an engine mismatch) exits with 1. Never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,16 @@ import argparse
 import sys
 
 import rocke
-from rocke.engine import EngineUnavailableError, native_engine
+from rocke.cli import demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd
+from rocke.cli.common import UsageError
+from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
+from rocke.isa import ToolchainError
 
 
 def _cmd_version(_args: argparse.Namespace) -> int:
     print(f"rocke (python engine) {rocke.__version__}")
-    try:
-        engine = native_engine()
-    except EngineUnavailableError as exc:
-        print(f"rocke_engine (c++ engine) unavailable: {exc}")
-        return 1
+    engine = native_engine()
     print(f"rocke_engine (c++ engine) {engine.version()} [{engine.build_id()}]")
     return 0
 
@@ -30,21 +33,27 @@ def _cmd_families(_args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
-    """The main job: show both engines and the registered families."""
-    status = _cmd_version(args)
-    return status or _cmd_families(args)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rocke", description="rocKE: kernel authoring for AMD GPUs")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("version", help="print the Python and C++ engine versions").set_defaults(run=_cmd_version)
     sub.add_parser("families", help="list registered kernel families").set_defaults(run=_cmd_families)
-    sub.add_parser("demo", help="the main job: engines, families, a real kernel").set_defaults(run=_cmd_demo)
+    lower_cmd.register(sub)
+    isa_cmd.register(sub)
+    emit_cmd.register(sub)
+    gates_cmd.register(sub)
+    demo_cmd.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (UsageError, ValueError, KeyError, EngineUnavailableError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"rocke {args.command}: error: {message}", file=sys.stderr)
+        return 2
+    except (ToolchainError, EngineMismatchError) as exc:
+        print(f"rocke {args.command}: failed: {exc}", file=sys.stderr)
+        return 1

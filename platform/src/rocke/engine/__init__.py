@@ -1,5 +1,14 @@
 """rocke.engine: the switch between the Python engine and the C++ engine (``rocke_engine``)."""
 
 from rocke.engine.native import EngineUnavailableError, native_engine
+from rocke.engine.switch import ENGINES, EngineMismatchError, default_engine, first_difference, lower
 
-__all__ = ["EngineUnavailableError", "native_engine"]
+__all__ = [
+    "ENGINES",
+    "EngineMismatchError",
+    "EngineUnavailableError",
+    "default_engine",
+    "first_difference",
+    "lower",
+    "native_engine",
+]

@@ -9,16 +9,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from typing import Any
 
 ENTRY_POINT_GROUP = "rocke.families"
 
 
 @dataclass(frozen=True)
 class Family:
-    """A kernel family: its name and the package that owns it."""
+    """A kernel family, end to end.
+
+    name          family name (also the C++ builder's registry key)
+    owner         distribution that owns it: "rocke" or "rocke-library"
+    spec          the Spec subclass (canonical kv text form)
+    build         Python builder: build(spec, arch_name) -> KernelDef
+    package       import package holding its data files (configs/<name>.cfg, goldens/<name>.json)
+    cpp_engine    extension module whose build_family(name, kv, arch) is the C++ builder twin
+    native_emitter  the C++ executable that emits this family with no Python
+    launch        launch(spec, problem) -> LaunchContract (grid, block, args) -- used by sim and hosts
+    reference     numpy reference for numeric tests: reference(spec, inputs) -> outputs
+    """
 
     name: str
     owner: str
+    spec: type | None = None
+    build: Callable[..., Any] | None = None
+    package: str = ""
+    cpp_engine: str = ""
+    native_emitter: str = ""
+    launch: Callable[..., Any] | None = None
+    reference: Callable[..., Any] | None = None
 
 
 FamilyProvider = Callable[[], list[Family]]
@@ -42,3 +61,10 @@ def discover_families() -> list[Family]:
                 )
             families[family.name] = family
     return [families[name] for name in sorted(families)]
+
+
+def get_family(name: str) -> Family:
+    families = {f.name: f for f in discover_families()}
+    if name not in families:
+        raise KeyError(f"unknown family '{name}'; known: {', '.join(sorted(families)) or 'none'}")
+    return families[name]

@@ -1,0 +1,65 @@
+"""`rocke check parity|golden|validity` and `rocke bless`: the config gates from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rocke.gates.emitters import FLAVORS
+from rocke.gates.golden import bless, check_golden
+from rocke.gates.parity import format_report, run_parity
+from rocke.gates.runner import Shard
+from rocke.gates.validity import format_rows, run_validity
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    check = sub.add_parser("check", help="run a gate over every family's configs")
+    check.add_argument("gate", choices=["parity", "golden", "validity"])
+    check.add_argument("--only", action="append", metavar="FAMILY", help="restrict to a family (repeatable)")
+    check.add_argument("--flavor", choices=FLAVORS, help="parity: restrict to one flavor")
+    check.add_argument("--jobs", type=int, default=1, help="worker processes")
+    check.add_argument("--shard", type=Shard.parse, help="i/n: take every n-th config starting at i")
+    check.add_argument("--root", type=Path, help="golden: read goldens from this source checkout")
+    check.add_argument("--quiet", action="store_true", help="no progress lines")
+    check.set_defaults(run=run_check)
+    blessp = sub.add_parser("bless", help="recompute and rewrite the goldens in a source checkout")
+    blessp.add_argument("--only", action="append", metavar="FAMILY")
+    blessp.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: cwd)")
+    blessp.add_argument("--jobs", type=int, default=1)
+    blessp.set_defaults(run=run_bless)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.gate == "parity":
+        flavors = (args.flavor,) if args.flavor else FLAVORS
+        statuses, progress = run_parity(args.only, flavors=flavors, jobs=args.jobs, shard=args.shard,
+                                        quiet=args.quiet)
+        print(format_report(statuses))
+        print(progress.timing_table())
+        failed = [s.name for s in statuses if not s.ok]
+        if not statuses:
+            print("parity: FAILED (no families with configs)")
+            return 1
+        print(f"parity: {'FAILED ' + ', '.join(failed) if failed else 'ok'} ({len(statuses)} families)")
+        return 1 if failed else 0
+    if args.gate == "golden":
+        if args.shard:
+            raise ValueError("--shard applies to parity and validity only")
+        problems, progress = check_golden(args.only, jobs=args.jobs, root=args.root, quiet=args.quiet)
+        for problem in problems:
+            print(f"golden: {problem}")
+        print(progress.timing_table())
+        print(f"golden: {'FAILED (' + str(len(problems)) + ' problems)' if problems else 'ok'}")
+        return 1 if problems else 0
+    rows, progress = run_validity(args.only, jobs=args.jobs, shard=args.shard, quiet=args.quiet)
+    print(format_rows(rows))
+    print(progress.timing_table())
+    bad = [r for r in rows if r.problem]
+    print(f"validity: {'FAILED (' + str(len(bad)) + ' problems)' if bad else 'ok'} ({len(rows)} kernels)")
+    return 1 if bad or not rows else 0
+
+
+def run_bless(args: argparse.Namespace) -> int:
+    for line in bless(args.only, root=args.root, jobs=args.jobs):
+        print(f"bless: {line}")
+    return 0

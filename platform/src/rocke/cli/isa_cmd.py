@@ -1,0 +1,50 @@
+"""`rocke isa FILE --arch A [--flavor F] [--json] [--asm]`: real ISA and resource use of a kernel."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rocke.cli.common import UsageError, add_target_args, read_kernel
+from rocke.engine import lower
+from rocke.ir import KernelDef
+from rocke.isa import Resources, compile_ll, ir_sha256, resources, running_flavor
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("isa", help="compile a rocke.ir/1 file with the real LLVM; print resources")
+    parser.add_argument("file", help="kernel in rocke.ir/1 text")
+    add_target_args(parser, flavor_required=False)
+    parser.add_argument("--json", action="store_true", help="print resources as JSON")
+    parser.add_argument("--asm", action="store_true", help="print the ISA as well")
+    parser.set_defaults(run=run)
+
+
+def compile_kernel(kernel: KernelDef, *, arch: str, flavor: str | None, engine: str | None
+                   ) -> tuple[str, str, Resources]:
+    """Lower and compile; returns (ll, asm, resources). The flavor defaults to the running LLVM's."""
+    flavor = flavor or running_flavor()
+    if flavor is None:
+        raise UsageError("the running llvmlite bundles no LLVM flavor rocke knows; pass --flavor")
+    ll = lower(kernel, arch=arch, flavor=flavor, engine=engine)
+    asm = compile_ll(ll, arch, flavor, output="asm")
+    return ll, asm, resources(asm, arch, kernel=kernel.name)
+
+
+def format_resources(res: Resources) -> str:
+    return (f"kernel {res.kernel}  arch {res.arch}  wave{res.wave_size}\n"
+            f"  vgprs {res.vgprs}  agprs {res.agprs}  sgprs {res.sgprs}  "
+            f"scratch {res.scratch_bytes} B  lds {res.lds_bytes} B  occupancy {res.occupancy} waves/SIMD")
+
+
+def run(args: argparse.Namespace) -> int:
+    kernel = read_kernel(args.file)
+    ll, asm, res = compile_kernel(kernel, arch=args.arch, flavor=args.flavor, engine=args.engine)
+    if args.asm:
+        sys.stdout.write(asm)
+    if args.json:
+        print(json.dumps({"ll_sha256": ir_sha256(ll), **res.to_dict()}, indent=2, sort_keys=True))
+    else:
+        print(format_resources(res))
+    return 0

@@ -1,0 +1,95 @@
+"""Family specs: frozen dataclasses with one canonical text form.
+
+The canonical form is ``key=value`` pairs separated by single spaces, keys sorted.
+It is how specs are stored in config files, how they cross into C++ (bindings and
+native emitters), and what the spec digest and kernel-name salt are computed from.
+Field types are ``int``, ``str`` (letters, digits, ``_ . -``) and ``bool``
+(``0``/``1``). Every error is a :class:`SpecError` whose text the C++ twin
+(``rocke/families/spec.hpp``) reproduces byte for byte.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from typing import Any, ClassVar, Self
+
+_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+_STR = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+class SpecError(ValueError):
+    """An invalid spec; the message names the family, the field, the value and the rule."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """Base class of every family spec. Subclasses set ``FAMILY`` and override ``check``."""
+
+    FAMILY: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise SpecError when a field breaks a rule (use :meth:`fail`)."""
+
+    def fail(self, field: str, rule: str) -> None:
+        value = _format_value(getattr(self, field))
+        raise SpecError(f"{self.FAMILY}: {field}={value}: {rule}")
+
+    @classmethod
+    def field_types(cls) -> dict[str, type]:
+        hints = {"int": int, "str": str, "bool": bool}
+        return {f.name: hints[f.type if isinstance(f.type, str) else f.type.__name__]
+                for f in dataclasses.fields(cls)}
+
+    def to_kv(self) -> str:
+        return " ".join(f"{name}={_format_value(getattr(self, name))}" for name in sorted(self.field_types()))
+
+    @classmethod
+    def from_kv(cls, text: str) -> Self:
+        types = cls.field_types()
+        values: dict[str, Any] = {}
+        for pair in text.split(" ") if text else []:
+            key, sep, raw = pair.partition("=")
+            if not sep or not key:
+                raise SpecError(f"{cls.FAMILY}: malformed pair '{pair}' (expected key=value)")
+            if key not in types:
+                raise SpecError(f"{cls.FAMILY}: unknown key '{key}'; known keys: {', '.join(sorted(types))}")
+            if key in values:
+                raise SpecError(f"{cls.FAMILY}: key '{key}' given twice")
+            values[key] = _parse_value(cls.FAMILY, key, raw, types[key])
+        for key in sorted(types):
+            if key not in values:
+                raise SpecError(f"{cls.FAMILY}: missing key '{key}'")
+        return cls(**values)
+
+    def digest(self) -> str:
+        """sha256 of ``family:kv``: the spec's identity in goldens and reports."""
+        return hashlib.sha256(f"{self.FAMILY}:{self.to_kv()}".encode()).hexdigest()
+
+    def kernel_name(self) -> str:
+        """``<family>_<first 10 hex of the digest>``: distinct specs get distinct symbols."""
+        return f"{self.FAMILY}_{self.digest()[:10]}"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def _parse_value(family: str, key: str, raw: str, kind: type) -> Any:
+    if kind is bool:
+        if raw not in ("0", "1"):
+            raise SpecError(f"{family}: {key}={raw}: must be 0 or 1")
+        return raw == "1"
+    if kind is int:
+        if not _INT.fullmatch(raw):
+            raise SpecError(f"{family}: {key}={raw}: must be a decimal integer")
+        return int(raw)
+    if not _STR.fullmatch(raw):
+        raise SpecError(f"{family}: {key}={raw}: must be letters, digits, '_', '.' or '-'")
+    return raw

@@ -1,0 +1,91 @@
+"""The three emitters the gates compare: Python engine, C++ engine via bindings, native emitter.
+
+Each turns one config into an :class:`Emission`: the canonical IR and one .ll per
+flavor, or a refusal message, or a crash (anything unexpected).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from rocke.engine import native_engine
+from rocke.families import Family, SpecError
+from rocke.families.configs import ConfigLine, config_path
+from rocke.gates.frames import FrameError, read_records
+from rocke.ir import print_kernel
+from rocke.lower import LowerError, lower
+
+FLAVORS = ("llvm20", "llvm22")
+
+
+@dataclass(frozen=True)
+class Emission:
+    ir: str | None = None
+    ll: dict[str, str] = field(default_factory=dict)
+    refusal: str | None = None
+    crash: str | None = None
+
+    @property
+    def status(self) -> str:
+        return "crash" if self.crash is not None else "refused" if self.refusal is not None else "built"
+
+
+def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
+    try:
+        spec = family.spec.from_kv(config.kv)
+        kernel = family.build(spec, config.arch)
+        ll = {flavor: lower(kernel, arch=config.arch, flavor=flavor) for flavor in flavors}
+    except (SpecError, LowerError) as exc:
+        return Emission(refusal=str(exc))
+    except Exception as exc:  # a gate reports every failure as data; it never dies on one config
+        return Emission(crash=f"{type(exc).__name__}: {exc}")
+    return Emission(ir=print_kernel(kernel), ll=ll)
+
+
+def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
+    try:
+        module = importlib.import_module(family.cpp_engine)
+        builder = getattr(module, "build_family", None)
+        if builder is None:
+            return Emission(crash=f"{family.cpp_engine} has no build_family (C++ twin missing)")
+        try:
+            ir = builder(family.name, config.kv, config.arch)
+            core = native_engine()
+            ll = {flavor: core.lower(ir, config.arch, flavor) for flavor in flavors}
+        except ValueError as exc:
+            return Emission(refusal=str(exc))
+    except Exception as exc:
+        return Emission(crash=f"{type(exc).__name__}: {exc}")
+    return Emission(ir=ir, ll=ll)
+
+
+def emit_native(family: Family, flavors: tuple[str, ...] = FLAVORS, timeout: float = 600.0) -> list[Emission]:
+    """Run the family's native emitter over its whole config file; one Emission per config, in order."""
+    exe = shutil.which(family.native_emitter)
+    if exe is None:
+        raise FrameError(f"native emitter '{family.native_emitter}' not found on PATH")
+    cmd = [exe, "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
+    proc = subprocess.run(cmd, capture_output=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise FrameError(f"{family.native_emitter} exited {proc.returncode}: "
+                         f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
+    emissions: list[Emission] = []
+    current: dict[str, str] = {}
+    for record in read_records(proc.stdout):
+        if record.index != len(emissions):
+            raise FrameError(f"record for config {record.index} arrived while config {len(emissions)} was open")
+        if record.kind == "refusal":
+            emissions.append(Emission(refusal=record.payload))
+        elif record.kind == "ir" or record.kind.startswith("ll:"):
+            current[record.kind] = record.payload
+            if all(f"ll:{f}" in current for f in flavors) and "ir" in current:
+                emissions.append(Emission(ir=current["ir"], ll={f: current[f"ll:{f}"] for f in flavors}))
+                current = {}
+        else:
+            raise FrameError(f"unknown record kind '{record.kind}'")
+    if current:
+        raise FrameError(f"config {len(emissions)} is incomplete: has only {', '.join(sorted(current))}")
+    return emissions

@@ -1,0 +1,142 @@
+"""Golden store: one JSON file per family in its owner package (DESIGN §5).
+
+It holds the config file's digest, the config count and, per config, the sha256 of
+the canonical IR and of each flavor's .ll (a refusal hashes its message). The check
+is strict: a new, missing or changed config fails; an unblessed config fails; a
+config file whose digest changed fails until re-blessed; hashing is over exact
+LF-only bytes. Blessing is an explicit command and writes atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from importlib import resources
+from pathlib import Path
+
+from rocke.families import Family
+from rocke.families.configs import config_bytes, config_digest, load_configs
+from rocke.gates.emitters import FLAVORS, Emission, emit_python
+from rocke.gates.runner import Progress, parallel_map, select_families
+
+FORMAT = "rocke.golden/1"
+
+
+def sha256_text(text: str) -> str:
+    if "\r" in text:
+        raise ValueError("CR in hashed text: golden hashes are over LF-only bytes")
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def golden_path(family: Family) -> Path:
+    return Path(str(resources.files(family.package).joinpath("goldens", f"{family.name}.json")))
+
+
+def source_golden_path(family: Family, root: Path) -> Path:
+    """The golden file in a source checkout: <root>/<package dir>/src/<package path>/goldens/<name>.json."""
+    package_path = family.package.replace(".", "/")
+    matches = sorted(p for p in root.glob(f"*/src/{package_path}") if p.is_dir())
+    if len(matches) != 1:
+        raise FileNotFoundError(f"cannot find the source of package {family.package} under {root} "
+                                f"(found {len(matches)}); run bless from the repository root or pass --root")
+    return matches[0] / "goldens" / f"{family.name}.json"
+
+
+def entry(out: Emission) -> dict[str, str]:
+    if out.refusal is not None:
+        return {"refusal": sha256_text(out.refusal)}
+    if out.crash is not None or out.ir is None:
+        raise RuntimeError(out.crash or "no output")
+    return {"ir": sha256_text(out.ir), **{flavor: sha256_text(out.ll[flavor]) for flavor in sorted(out.ll)}}
+
+
+def _emit_entry(family: Family, config, flavors: tuple[str, ...]) -> tuple[str, dict[str, str] | str]:
+    out = emit_python(family, config, flavors)
+    if out.crash is not None:
+        return config.key, f"crash: {out.crash}"
+    return config.key, entry(out)
+
+
+def compute(family: Family, *, jobs: int = 1, flavors: tuple[str, ...] = FLAVORS) -> tuple[dict, list[str]]:
+    configs = load_configs(family)
+    results = parallel_map(_emit_entry, [(family, c, flavors) for c in configs], jobs)
+    problems = [f"[{key}] {value}" for key, value in results if isinstance(value, str)]
+    data = {
+        "config_digest": config_digest(config_bytes(family)),
+        "configs": {key: value for key, value in results if not isinstance(value, str)},
+        "count": len(configs),
+        "family": family.name,
+        "format": FORMAT,
+    }
+    return data, problems
+
+
+def render(data: dict) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def compare(family: Family, stored_bytes: bytes | None, fresh: dict) -> list[str]:
+    if stored_bytes is None:
+        return [f"{family.name}: no golden file; bless it with `rocke bless --only {family.name}`"]
+    if b"\r" in stored_bytes:
+        return [f"{family.name}: golden file contains CR bytes (LF only)"]
+    try:
+        stored = json.loads(stored_bytes)
+    except ValueError as exc:
+        return [f"{family.name}: golden file is not JSON: {exc}"]
+    problems = []
+    if stored.get("format") != FORMAT or stored.get("family") != family.name:
+        problems.append(f"{family.name}: golden file has format {stored.get('format')!r} "
+                        f"for family {stored.get('family')!r}")
+    if stored.get("config_digest") != fresh["config_digest"]:
+        problems.append(f"{family.name}: config file changed since the last bless (digest differs); re-bless")
+    if stored.get("count") != fresh["count"]:
+        problems.append(f"{family.name}: golden count {stored.get('count')} != {fresh['count']} configs")
+    old, new = stored.get("configs", {}), fresh["configs"]
+    problems += [f"{family.name}: unblessed config [{k}]" for k in sorted(set(new) - set(old))]
+    problems += [f"{family.name}: golden has a config the file lacks [{k}]" for k in sorted(set(old) - set(new))]
+    for key in sorted(set(old) & set(new)):
+        if old[key] != new[key]:
+            fields = sorted(f for f in set(old[key]) | set(new[key]) if old[key].get(f) != new[key].get(f))
+            problems.append(f"{family.name}: changed output [{key}]: {', '.join(fields)}")
+    return problems
+
+
+def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | None = None,
+                 quiet: bool = False) -> tuple[list[str], Progress]:
+    families = select_families(only)
+    progress = Progress("golden", sum(len(load_configs(f)) for f in families), quiet=quiet)
+    problems: list[str] = []
+    done = 0
+    for family in families:
+        start = time.perf_counter()
+        fresh, emit_problems = compute(family, jobs=jobs)
+        problems += [f"{family.name}: {p}" for p in emit_problems]
+        path = source_golden_path(family, root) if root else golden_path(family)
+        problems += compare(family, path.read_bytes() if path.is_file() else None, fresh)
+        done += fresh["count"]
+        progress.family_done(family.name, time.perf_counter() - start, done)
+    return problems, progress
+
+
+def bless(only: list[str] | None = None, *, root: Path, jobs: int = 1) -> list[str]:
+    """Recompute and atomically rewrite the source goldens; returns what changed (one line per family)."""
+    report = []
+    for family in select_families(only):
+        fresh, problems = compute(family, jobs=jobs)
+        if problems:
+            raise RuntimeError(f"cannot bless {family.name}: " + "; ".join(problems))
+        path = source_golden_path(family, root)
+        old = path.read_bytes() if path.is_file() else None
+        text = render(fresh)
+        changes = compare(family, old, fresh)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+        report.append(f"{family.name}: {fresh['count']} configs blessed"
+                      + (f" ({len(changes)} changes)" if changes else " (unchanged)"))
+    return report

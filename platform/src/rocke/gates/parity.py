@@ -1,0 +1,122 @@
+"""Parity gate: Python engine == C++ engine (bindings) == native emitter, byte for byte (DESIGN §5).
+
+Per family x config x flavor. Fails closed: a config passes only with a verdict in
+PASSING; any other verdict (including one this module does not know) fails, and so
+do a count mismatch, a truncated native stream, a crash, and a family whose every
+config is refused.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from rocke.engine import first_difference
+from rocke.families import Family
+from rocke.families.configs import ConfigLine, load_configs
+from rocke.gates.emitters import FLAVORS, Emission, emit_cpp, emit_native, emit_python
+from rocke.gates.frames import FrameError
+from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
+
+PASSING = frozenset({"identical", "refused-identical"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    family: str
+    config: ConfigLine
+    verdict: str
+    detail: str = ""
+
+
+@dataclass
+class FamilyStatus:
+    name: str
+    verdicts: list[Verdict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        if self.problems or not self.verdicts:
+            return False
+        return all(v.verdict in PASSING for v in self.verdicts)
+
+
+def judge(config: ConfigLine, outs: dict[str, Emission]) -> tuple[str, str]:
+    """Verdict for one config from each engine's emission."""
+    for engine, out in outs.items():
+        if out.status == "crash":
+            return "crash", f"{engine}: {out.crash}"
+    statuses = {engine: out.status for engine, out in outs.items()}
+    if len(set(statuses.values())) != 1:
+        return "status-mismatch", ", ".join(f"{e} {s}" for e, s in statuses.items())
+    reference = outs["python"]
+    if reference.status == "refused":
+        for engine, out in outs.items():
+            if out.refusal != reference.refusal:
+                return "refusal-mismatch", f"python: {reference.refusal!r} vs {engine}: {out.refusal!r}"
+        if not config.refuse:
+            return "unexpected-refusal", reference.refusal or ""
+        return "refused-identical", ""
+    if config.refuse:
+        return "unexpected-build", "the config file says every engine must refuse it"
+    for engine, out in outs.items():
+        if out.ir != reference.ir:
+            return "ir-mismatch", f"{engine}: {first_difference(reference.ir or '', out.ir or '')}"
+        for flavor, text in reference.ll.items():
+            if out.ll.get(flavor) != text:
+                return f"ll-mismatch:{flavor}", f"{engine}: {first_difference(text, out.ll.get(flavor, ''))}"
+    return "identical", ""
+
+
+def _emit_both(family: Family, config: ConfigLine, flavors: tuple[str, ...]) -> tuple[Emission, Emission]:
+    return emit_python(family, config, flavors), emit_cpp(family, config, flavors)
+
+
+def run_parity(only: list[str] | None = None, *, flavors: tuple[str, ...] = FLAVORS, jobs: int = 1,
+               shard: Shard | None = None, quiet: bool = False) -> tuple[list[FamilyStatus], Progress]:
+    families = select_families(only)
+    pairs = sharded_configs(families, shard)
+    progress = Progress("parity", len(pairs), quiet=quiet)
+    statuses: list[FamilyStatus] = []
+    done = 0
+    for family in families:
+        status = FamilyStatus(family.name)
+        statuses.append(status)
+        mine = [config for fam, config in pairs if fam.name == family.name]
+        start = time.perf_counter()
+        all_configs = load_configs(family)
+        try:
+            native = emit_native(family, flavors)
+            if len(native) != len(all_configs):
+                status.problems.append(f"native emitter produced {len(native)} configs, "
+                                       f"the config file has {len(all_configs)}")
+        except (FrameError, OSError) as exc:
+            status.problems.append(f"native emitter: {exc}")
+            native = []
+        ordinal = {config.lineno: i for i, config in enumerate(all_configs)}
+        results = parallel_map(_emit_both, [(family, c, flavors) for c in mine], jobs)
+        for config, (py, cpp) in zip(mine, results, strict=True):
+            i = ordinal[config.lineno]
+            nat = native[i] if i < len(native) else Emission(crash="no native record for this config")
+            verdict, detail = judge(config, {"python": py, "cpp": cpp, "native": nat})
+            status.verdicts.append(Verdict(family.name, config, verdict, detail))
+        if status.verdicts and all(v.verdict == "refused-identical" for v in status.verdicts) and shard is None:
+            status.problems.append("every config is refused: the family builds nothing")
+        done += len(mine)
+        progress.family_done(family.name, time.perf_counter() - start, done)
+    return statuses, progress
+
+
+def format_report(statuses: list[FamilyStatus]) -> str:
+    lines = []
+    for status in statuses:
+        counts: dict[str, int] = {}
+        for v in status.verdicts:
+            counts[v.verdict] = counts.get(v.verdict, 0) + 1
+        summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no configs"
+        lines.append(f"{status.name:<24} {'ok' if status.ok else 'FAILED':<7} {summary}")
+        lines += [f"  problem: {p}" for p in status.problems]
+        lines += [f"  line {v.config.lineno} [{v.config.key}]: {v.verdict}: {v.detail}"
+                  for v in status.verdicts if v.verdict not in PASSING]
+    return "\n".join(lines)

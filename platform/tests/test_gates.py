@@ -1,0 +1,244 @@
+"""The gates themselves: each planted fault (changed hash, truncated C++ output, extra config, missing
+golden entry, CRLF, a refusal in one engine only) must fail; the clean toy family must pass."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from rocke.families import Family, Spec, registry
+from rocke.gates import emitters, golden, parity
+from rocke.gates.frames import FrameError, read_records, write_end, write_record
+from rocke.ir import Builder, f32, print_kernel, ptr
+from rocke.lower import lower
+
+
+@dataclasses.dataclass(frozen=True)
+class ToySpec(Spec):
+    FAMILY = "toy"
+    scale: int
+
+    def check(self) -> None:
+        if not 1 <= self.scale <= 8:
+            self.fail("scale", "must be in 1..8")
+
+
+def build_toy(spec: ToySpec, arch: str):
+    b = Builder(spec.kernel_name(), max_workgroup_size=64)
+    x = b.param("x", ptr(f32, "global"), noalias=True)
+    tid = b.thread_id_x(name="tid")
+    v = b.load(x, tid, name="v")
+    b.store(x, tid, b.mul(v, b.const(float(spec.scale), f32), name="scaled"))
+    return b.finish()
+
+
+CONFIGS = "# toy configs\ngfx942 scale=2\ngfx1100 scale=3\nrefuse gfx942 scale=9\n"
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch):
+    """A registered toy family with a config file, a C++ stand-in and a native emitter stand-in."""
+    pkg = tmp_path / "toydist" / "src" / "toyfam"
+    (pkg / "configs").mkdir(parents=True)
+    (pkg / "goldens").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "configs" / "toy.cfg").write_text(CONFIGS)
+    monkeypatch.syspath_prepend(str(tmp_path / "toydist" / "src"))
+    monkeypatch.delitem(sys.modules, "toyfam", raising=False)  # each test imports its own copy
+    family = Family("toy", "toy-dist", ToySpec, build_toy, "toyfam", "toy_cpp", "toy-emit")
+    monkeypatch.setattr(registry, "providers", lambda: {"toy": lambda: [family]})
+
+    state = {"ir_tamper": None, "refusal_tamper": None}
+
+    def build_family(name, kv, arch):
+        try:
+            text = print_kernel(build_toy(ToySpec.from_kv(kv), arch))
+        except ValueError as exc:
+            raise ValueError(state["refusal_tamper"] or str(exc)) from None
+        return state["ir_tamper"](text) if state["ir_tamper"] else text
+
+    monkeypatch.setitem(sys.modules, "toy_cpp", types.SimpleNamespace(build_family=build_family))
+    from rocke.ir import parse_kernel
+
+    core = types.SimpleNamespace(lower=lambda ir, arch, flavor: lower(parse_kernel(ir), arch=arch, flavor=flavor))
+    monkeypatch.setattr(emitters, "native_engine", lambda: core)
+
+    stream = tmp_path / "native.out"
+    stream.write_bytes(_native_stream(CONFIGS))
+    emitter = tmp_path / "bin" / "toy-emit"
+    emitter.parent.mkdir()
+    emitter.write_text(f"#!{sys.executable}\nimport sys\nsys.stdout.buffer.write(open({str(stream)!r}, 'rb').read())\n")
+    emitter.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{emitter.parent}:{__import__('os').environ['PATH']}")
+    return types.SimpleNamespace(family=family, pkg=pkg, root=tmp_path, stream=stream, state=state)
+
+
+def _native_stream(configs: str) -> bytes:
+    out = b""
+    index = 0
+    for line in configs.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        refuse = line.startswith("refuse ")
+        arch, _, kv = line.removeprefix("refuse ").partition(" ")
+        try:
+            kernel = build_toy(ToySpec.from_kv(kv), arch)
+        except ValueError as exc:
+            out += write_record(index, "refusal", str(exc))
+        else:
+            out += write_record(index, "ir", print_kernel(kernel))
+            for flavor in emitters.FLAVORS:
+                out += write_record(index, f"ll:{flavor}", lower(kernel, arch=arch, flavor=flavor))
+        index += 1
+        del refuse
+    return out + write_end(index)
+
+
+def _parity():
+    statuses, _ = parity.run_parity(quiet=True)
+    (status,) = statuses
+    return status
+
+
+def test_clean_toy_family_passes_parity(toy):
+    status = _parity()
+    assert status.ok, parity.format_report([status])
+    assert [v.verdict for v in status.verdicts] == ["identical", "identical", "refused-identical"]
+
+
+def test_changed_cpp_ir_fails_parity(toy):
+    toy.state["ir_tamper"] = lambda text: text.replace("scaled", "scaled2")
+    status = _parity()
+    assert not status.ok and status.verdicts[0].verdict == "ir-mismatch"
+
+
+def test_refusal_text_difference_fails_parity(toy):
+    toy.state["refusal_tamper"] = "toy: scale=9: too big"
+    status = _parity()
+    assert not status.ok and status.verdicts[2].verdict == "refusal-mismatch"
+
+
+def test_truncated_native_stream_fails_parity(toy):
+    data = toy.stream.read_bytes()
+    toy.stream.write_bytes(data[: len(data) // 2])
+    status = _parity()
+    assert not status.ok
+    assert any("native emitter" in p for p in status.problems)
+
+
+def test_native_count_mismatch_fails_parity(toy):
+    toy.stream.write_bytes(_native_stream("gfx942 scale=2\n"))
+    status = _parity()
+    assert not status.ok
+    assert any("produced 1 configs, the config file has 3" in p for p in status.problems)
+
+
+def test_unknown_verdict_fails_closed():
+    status = parity.FamilyStatus("x", [parity.Verdict("x", None, "something-new")])
+    assert not status.ok
+
+
+def test_all_refused_family_fails(toy):
+    configs = "refuse gfx942 scale=9\n"
+    (toy.pkg / "configs" / "toy.cfg").write_text(configs)
+    toy.stream.write_bytes(_native_stream(configs))
+    status = _parity()
+    assert not status.ok and any("every config is refused" in p for p in status.problems)
+
+
+def test_expected_refusal_that_builds_fails(toy):
+    configs = "refuse gfx942 scale=2\n"
+    (toy.pkg / "configs" / "toy.cfg").write_text(configs)
+    toy.stream.write_bytes(_native_stream(configs))
+    assert _parity().verdicts[0].verdict == "unexpected-build"
+
+
+def _bless_and_check(toy):
+    golden.bless(root=toy.root)
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    return problems
+
+
+def test_golden_bless_then_check_passes(toy):
+    assert _bless_and_check(toy) == []
+    data = json.loads((toy.pkg / "goldens" / "toy.json").read_text())
+    assert data["count"] == 3 and set(data["configs"]["refuse gfx942 scale=9"]) == {"refusal"}
+
+
+def test_golden_changed_hash_fails(toy):
+    golden.bless(root=toy.root)
+    path = toy.pkg / "goldens" / "toy.json"
+    data = json.loads(path.read_text())
+    data["configs"]["gfx942 scale=2"]["llvm22"] = "0" * 64
+    path.write_text(json.dumps(data))
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert any("changed output [gfx942 scale=2]: llvm22" in p for p in problems)
+
+
+def test_golden_extra_config_fails_until_reblessed(toy):
+    golden.bless(root=toy.root)
+    with (toy.pkg / "configs" / "toy.cfg").open("a") as f:
+        f.write("gfx950 scale=4\n")
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert any("unblessed config [gfx950 scale=4]" in p for p in problems)
+    assert any("config file changed" in p for p in problems)
+    assert _bless_and_check(toy) == []
+
+
+def test_golden_missing_entry_fails(toy):
+    golden.bless(root=toy.root)
+    path = toy.pkg / "goldens" / "toy.json"
+    data = json.loads(path.read_text())
+    del data["configs"]["gfx1100 scale=3"]
+    path.write_text(json.dumps(data))
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert any("unblessed config [gfx1100 scale=3]" in p for p in problems)
+
+
+def test_golden_crlf_fails(toy):
+    golden.bless(root=toy.root)
+    path = toy.pkg / "goldens" / "toy.json"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert any("CR bytes" in p for p in problems)
+
+
+def test_crlf_in_config_file_is_refused(toy):
+    (toy.pkg / "configs" / "toy.cfg").write_bytes(CONFIGS.replace("\n", "\r\n").encode())
+    with pytest.raises(ValueError, match="CR bytes"):
+        golden.check_golden(root=toy.root, quiet=True)
+
+
+def test_non_canonical_config_line_is_refused(toy):
+    (toy.pkg / "configs" / "toy.cfg").write_text("gfx942 scale=02\n")
+    with pytest.raises(ValueError, match=r"toy\.cfg:1: invalid spec on a line that is not a refusal: .*decimal"):
+        golden.check_golden(root=toy.root, quiet=True)
+    (toy.pkg / "configs" / "toy.cfg").write_text("gfx942 scale=2 scale=2\n")
+    with pytest.raises(ValueError, match="given twice"):
+        golden.check_golden(root=toy.root, quiet=True)
+
+
+def test_missing_golden_file_fails(toy):
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert problems == ["toy: no golden file; bless it with `rocke bless --only toy`"]
+
+
+def test_frames_reader_is_strict():
+    good = write_record(0, "refusal", "no") + write_end(1)
+    assert read_records(good)[0].payload == "no"
+    for bad in [good[:-3], good + b"x", write_record(0, "ir", "abc")[:-2] + write_end(1),
+                write_record(0, "ir", "abc") + write_end(2)]:
+        with pytest.raises(FrameError):
+            read_records(bad)
+
+
+def test_timing_table_lists_families(toy):
+    _, progress = parity.run_parity(quiet=True)
+    assert "toy" in progress.timing_table() and "total (wall)" in progress.timing_table()
+
+
