@@ -1,1 +1,42 @@
-"""rocke.sim."""
+"""rocke.sim: a lockstep SIMT simulator of a KernelDef on numpy (numerics without a GPU).
+
+    run(kernel, *, arch, grid, block, args, max_batch_lanes=..., check_races=True) -> RunInfo
+    compare(actual, expected, *, rtol, atol, name="result") -> Comparison
+    assert_close(actual, expected, *, rtol, atol, name="result") -> Comparison
+
+All lanes of a batch of workgroups run in lockstep on numpy arrays; control flow uses per-lane
+masks; LDS is per workgroup; pointer params are bound to the caller's numpy arrays in place.
+The semantics of every op are documented in platform/docs/simulator.md.
+"""
+
+from .compare import Comparison, assert_close, compare
+from .errors import (
+    DataRace,
+    DivergenceError,
+    LaunchError,
+    MemoryFault,
+    SimError,
+    SimUnsupported,
+    UndefinedBehavior,
+    UninitializedRead,
+)
+from .launch import DEFAULT_BATCH_LANES, RunInfo, run
+from .registry import HANDLERS
+
+__all__ = [
+    "DEFAULT_BATCH_LANES",
+    "HANDLERS",
+    "Comparison",
+    "DataRace",
+    "DivergenceError",
+    "LaunchError",
+    "MemoryFault",
+    "RunInfo",
+    "SimError",
+    "SimUnsupported",
+    "UndefinedBehavior",
+    "UninitializedRead",
+    "assert_close",
+    "compare",
+    "run",
+]
