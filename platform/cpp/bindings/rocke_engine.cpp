@@ -1,13 +1,328 @@
 // rocke_engine: the Python bridge to the C++ engine (librocke_core.a).
-// Only text crosses this boundary (IR, .ll, spec strings), never live C++ objects.
+// Python twins: rocke.ir (parse_kernel, print_kernel, canonicalize, verify), rocke.arch
+// (get_arch, MMA_OPS, eval_layout_expr) and the data files both engines read.
+//
+// Only text crosses this boundary (IR, .ll, spec strings), never live C++ objects. Exceptions
+// become their Python twins: ParseError and VerifyError the classes of rocke.ir.errors, the
+// arch errors those of rocke.arch.errors, the rest the matching built-in exception.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "rocke/arch/errors.hpp"
+#include "rocke/arch/layout_expr.hpp"
+#include "rocke/arch/mma.hpp"
+#include "rocke/arch/target.hpp"
+#include "rocke/ir/canonical.hpp"
+#include "rocke/ir/errors.hpp"
+#include "rocke/ir/optable.hpp"
+#include "rocke/ir/samples.hpp"
+#include "rocke/ir/verifier.hpp"
+#include "rocke/text/parser.hpp"
+#include "rocke/text/printer.hpp"
 #include "rocke/version.hpp"
 
 namespace py = pybind11;
 
+namespace {
+
+// ------------------------------------------------------------------ exceptions
+// Raise module.name(*args), or fall back to `fallback` with the same text when the Python twin
+// cannot be imported (the message is what the parity tests compare).
+void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback, const char* text) {
+  try {
+    py::object cls = py::module_::import(module).attr(name);
+    py::object exc = cls(*args);
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (py::error_already_set&) {
+    PyErr_SetString(fallback, text);
+  }
+}
+
+void translate(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const rocke::ParseError& e) {
+    raise_twin("rocke.ir.errors", "ParseError", py::make_tuple(e.line(), e.col(), e.detail()), PyExc_ValueError,
+               e.what());
+  } catch (const rocke::VerifyError& e) {
+    raise_twin("rocke.ir.errors", "VerifyError", py::make_tuple(e.rule(), e.where(), e.detail()), PyExc_ValueError,
+               e.what());
+  } catch (const rocke::arch::UnknownArchError& e) {
+    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::arch::UnknownMmaOpError& e) {
+    raise_twin("rocke.arch.errors", "UnknownMmaOpError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::arch::UnknownFeatureError& e) {
+    raise_twin("rocke.arch.errors", "UnknownFeatureError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::arch::LayoutExprError& e) {
+    raise_twin("rocke.arch.errors", "LayoutExprError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::arch::ArchDataError& e) {
+    raise_twin("rocke.arch.errors", "ArchDataError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const rocke::TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const rocke::KeyError& e) {
+    PyErr_SetObject(PyExc_KeyError, py::str(e.message()).ptr());
+  } catch (const rocke::ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const rocke::Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+// ------------------------------------------------------------------ text in
+// IR text as bytes: str is encoded as UTF-8 (lone surrogates kept), so every non-ASCII
+// character starts with a byte >= 0x80 at the position the character has in the str, which is
+// where both engines refuse it. bytes pass through, as Python's parser reads them as latin-1.
+std::string text_bytes(const py::object& text, const char* who) {
+  if (py::isinstance<py::bytes>(text)) return text.cast<std::string>();
+  if (PyByteArray_Check(text.ptr())) return py::bytes(text).cast<std::string>();
+  if (py::isinstance<py::str>(text)) {
+    return text.attr("encode")("utf-8", "surrogatepass").cast<std::string>();
+  }
+  throw rocke::TypeError(std::string(who) + ": expected str or bytes, got " +
+                         py::str(py::type::of(text).attr("__name__")).cast<std::string>());
+}
+
+// ------------------------------------------------------------------ tables out
+py::dict attr_def_dict(const rocke::ir::AttrDef& adef) {
+  py::dict d;
+  d["name"] = adef.name;
+  d["type"] = adef.kind;
+  if (adef.default_value.has_value()) {
+    const rocke::ir::AttrValue& v = *adef.default_value;
+    if (v.is_bool()) d["default"] = v.b;
+    else if (v.is_int()) d["default"] = v.i;
+    else if (v.is_float()) d["default"] = v.f;
+    else d["default"] = v.s;
+  }
+  if (adef.min.has_value()) d["min"] = *adef.min;
+  if (adef.max.has_value()) d["max"] = *adef.max;
+  if (adef.zero_or_pow2) d["zero_or_pow2"] = true;
+  if (adef.enum_values.has_value()) d["enum"] = py::cast(*adef.enum_values);
+  return d;
+}
+
+py::list slot_list(const std::vector<rocke::ir::OperandDef>& slots) {
+  py::list out;
+  for (const auto& slot : slots) {
+    py::dict d;
+    d["name"] = slot.name;
+    d["type"] = slot.constraint.text();
+    if (slot.variadic) d["variadic"] = true;
+    out.append(d);
+  }
+  return out;
+}
+
+// Each op as the row ops.toml holds (optional keys only when they carry information).
+py::list op_table() {
+  py::list out;
+  for (const rocke::ir::OpDef& op : rocke::ir::ops()) {
+    py::dict d;
+    d["name"] = op.name;
+    d["builder"] = op.builder;
+    d["summary"] = op.summary;
+    d["operands"] = slot_list(op.operands);
+    d["results"] = slot_list(op.results);
+    py::list attrs;
+    for (const auto& adef : op.attrs) attrs.append(attr_def_dict(adef));
+    d["attrs"] = attrs;
+    d["type_rule"] = op.type_rule;
+    d["pure"] = op.pure;
+    d["convergent"] = op.convergent;
+    d["feature"] = op.feature;
+    d["arch_rule"] = op.arch_rule;
+    d["checks"] = py::cast(op.checks);
+    d["placement"] = op.placement;
+    py::list regions;
+    for (const auto& reg : op.regions) {
+      py::dict r;
+      r["name"] = reg.name;
+      r["args"] = reg.args;
+      r["terminator"] = reg.terminator;
+      regions.append(r);
+    }
+    d["regions"] = regions;
+    out.append(d);
+  }
+  return out;
+}
+
+// One arch's facts in [[fact]] order, with Python's value types (tuples for lists).
+py::dict arch_facts(const std::string& name) {
+  const rocke::arch::ArchTarget& a = rocke::arch::get_arch(name);
+  py::dict d;
+  for (const auto& [fact, source] : rocke::arch::fact_sources()) {
+    if (fact == "name") d[fact.c_str()] = a.name;
+    else if (fact == "generation") d[fact.c_str()] = a.generation;
+    else if (fact == "llvm_cpu") d[fact.c_str()] = a.llvm_cpu;
+    else if (fact == "wave_size") d[fact.c_str()] = a.wave_size;
+    else if (fact == "max_workgroup_size") d[fact.c_str()] = a.max_workgroup_size;
+    else if (fact == "lds_bytes") d[fact.c_str()] = a.lds_bytes;
+    else if (fact == "lds_bytes_per_cu") d[fact.c_str()] = a.lds_bytes_per_cu;
+    else if (fact == "compute_unit") d[fact.c_str()] = a.compute_unit;
+    else if (fact == "simds_per_cu") d[fact.c_str()] = a.simds_per_cu;
+    else if (fact == "max_waves_per_simd") d[fact.c_str()] = a.max_waves_per_simd;
+    else if (fact == "max_workgroups_per_cu") d[fact.c_str()] = a.max_workgroups_per_cu;
+    else if (fact == "arch_vgprs_per_wave") d[fact.c_str()] = a.arch_vgprs_per_wave;
+    else if (fact == "agprs_per_wave") d[fact.c_str()] = a.agprs_per_wave;
+    else if (fact == "unified_vgpr_file") d[fact.c_str()] = a.unified_vgpr_file;
+    else if (fact == "accum_offset_granule") d[fact.c_str()] = a.accum_offset_granule;
+    else if (fact == "vgpr_file_per_simd") d[fact.c_str()] = a.vgpr_file_per_simd;
+    else if (fact == "vgpr_alloc_granule") d[fact.c_str()] = a.vgpr_alloc_granule;
+    else if (fact == "sgprs_per_wave") d[fact.c_str()] = a.sgprs_per_wave;
+    else if (fact == "sgpr_count_max") d[fact.c_str()] = a.sgpr_count_max;
+    else if (fact == "sgpr_occupancy") {
+      py::list steps;
+      for (const auto& [max_sgprs, waves] : a.sgpr_occupancy) steps.append(py::make_tuple(max_sgprs, waves));
+      d[fact.c_str()] = py::tuple(steps);
+    } else if (fact == "mma_kind") d[fact.c_str()] = a.mma_kind;
+    else if (fact == "buffer_rsrc_word3") d[fact.c_str()] = a.buffer_rsrc_word3;
+    else if (fact == "waitcnt_model") d[fact.c_str()] = a.waitcnt_model;
+    else if (fact == "waitcnt_counters") {
+      py::list counters;
+      for (const auto& [counter, max] : a.waitcnt_counters) counters.append(py::make_tuple(counter, max));
+      d[fact.c_str()] = py::tuple(counters);
+    } else if (fact == "features") d[fact.c_str()] = py::tuple(py::cast(a.features));
+  }
+  return d;
+}
+
+py::dict operand_dict(const rocke::arch::MmaOperand& o) {
+  py::dict d;
+  d["name"] = o.name;
+  d["dtype"] = o.dtype;
+  d["length"] = o.length;
+  d["llvm_elem"] = o.llvm_elem;
+  d["replication"] = o.replication;
+  d["row"] = o.row;
+  d["col"] = o.col;
+  d["rows"] = o.rows;
+  d["cols"] = o.cols;
+  d["ir_type_text"] = o.ir_type_text();
+  d["llvm_type"] = o.llvm_type();
+  return d;
+}
+
+// Every MMA op in catalog order, with MmaOp's fields.
+py::list mma_catalog() {
+  py::list out;
+  for (const rocke::arch::MmaOp& op : rocke::arch::mma_catalog()) {
+    py::dict d;
+    d["id"] = op.id;
+    d["kind"] = op.kind;
+    d["archs"] = py::tuple(py::cast(op.archs));
+    d["wave_size"] = op.wave_size;
+    d["m"] = op.m;
+    d["n"] = op.n;
+    d["k"] = op.k;
+    d["intrinsic"] = op.intrinsic;
+    d["mnemonic"] = op.mnemonic;
+    py::list imms;
+    for (const auto& imm : op.imm_operands) imms.append(py::make_tuple(imm.name, imm.type, imm.value));
+    d["imm_operands"] = py::tuple(imms);
+    d["source"] = op.source;
+    d["layout_source"] = op.layout_source;
+    d["a"] = operand_dict(op.a);
+    d["b"] = operand_dict(op.b);
+    d["c"] = operand_dict(op.c);
+    auto [ret, args] = op.llvm_call_types();
+    d["llvm_call_types"] = py::make_tuple(ret, py::tuple(py::cast(args)));
+    out.append(d);
+  }
+  return out;
+}
+
+// A lane or slot for the layout evaluator. Python accepts exactly int (not bool) within 32 bits;
+// anything else becomes an out-of-range value, which the evaluator refuses, after parsing the
+// formula, with the message Python gives.
+std::int64_t layout_int(const py::handle& value) {
+  if (Py_TYPE(value.ptr()) != &PyLong_Type) return std::numeric_limits<std::int64_t>::max();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow > 0) return std::numeric_limits<std::int64_t>::max();
+  if (overflow < 0) return std::numeric_limits<std::int64_t>::min();
+  return v;
+}
+
+}  // namespace
+
 PYBIND11_MODULE(rocke_engine, m) {
   m.doc() = "rocKE C++ engine";
+  py::register_exception_translator(&translate);
+
   m.def("version", &rocke::version, "Engine version (equals rocke.__version__).");
   m.def("build_id", &rocke::build_id, "Compiler and build type of the engine.");
+
+  m.def("op_count", [] { return rocke::ir::ops().size(); }, "Number of ops in the generated op table.");
+  m.def("op_table", &op_table, "Every op as the row of ops.toml it was generated from.");
+  m.def("arch_facts", &arch_facts, py::arg("name"), "The facts of one arch, in [[fact]] order.");
+  m.def("arch_names", [] { return py::tuple(py::cast(rocke::arch::arch_names())); }, "Arch names in file order.");
+  m.def("mma_catalog", &mma_catalog, "Every MMA op of the catalog, in catalog order.");
+  m.def(
+      "has_feature",
+      [](const std::string& arch, const std::string& feature) {
+        return rocke::arch::get_arch(arch).has_feature(feature);
+      },
+      py::arg("arch"), py::arg("feature"), "ArchTarget.has_feature of the named arch.");
+  m.def(
+      "mma_signature",
+      [](const std::string& arch, const std::string& op_id) -> std::optional<py::tuple> {
+        auto signature = rocke::arch::get_arch(arch).mma_signature(op_id);
+        if (!signature.has_value()) return std::nullopt;
+        return py::make_tuple((*signature)[0].text(), (*signature)[1].text(), (*signature)[2].text());
+      },
+      py::arg("arch"), py::arg("op_id"), "ArchTarget.mma_signature of the named arch, as type texts.");
+  m.def(
+      "eval_layout_expr",
+      [](const std::string& source, const py::object& lane, const py::object& slot) {
+        return rocke::arch::eval_layout_expr(source, layout_int(lane), layout_int(slot));
+      },
+      py::arg("source"), py::arg("lane"), py::arg("slot"), "Parse and evaluate a layout formula.");
+
+  m.def(
+      "parse_type",
+      [](const std::string& text) { return rocke::ir::parse_type(text).text(); }, py::arg("text"),
+      "Parse a type's text form and print it back.");
+  m.def(
+      "parse_print",
+      [](const py::object& text) {
+        std::string bytes = text_bytes(text, "parse_kernel");
+        py::gil_scoped_release release;
+        return rocke::text::print_kernel(rocke::text::parse_kernel(bytes));
+      },
+      py::arg("text"), "Parse rocke.ir/1 text and print it (ParseError on bad text).");
+  m.def(
+      "canonicalize",
+      [](const py::object& text) {
+        std::string bytes = text_bytes(text, "parse_kernel");
+        py::gil_scoped_release release;
+        return rocke::text::print_kernel(rocke::ir::canonicalize(rocke::text::parse_kernel(bytes)));
+      },
+      py::arg("text"), "Parse rocke.ir/1 text and print it with canonical ids.");
+  m.def(
+      "verify",
+      [](const py::object& text, const std::optional<std::string>& arch) {
+        std::string bytes = text_bytes(text, "parse_kernel");
+        py::gil_scoped_release release;
+        const rocke::arch::ArchTarget* target = arch.has_value() ? &rocke::arch::get_arch(*arch) : nullptr;
+        rocke::ir::verify(rocke::text::parse_kernel(bytes), target);
+      },
+      py::arg("text"), py::arg("arch") = py::none(),
+      "Parse rocke.ir/1 text and verify it, for an arch when one is named (resolved first).");
+  m.def(
+      "sample_texts",
+      [] {
+        py::list out;
+        for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) {
+          out.append(py::make_tuple(name, rocke::text::print_kernel(kernel)));
+        }
+        return out;
+      },
+      "(name, text) of every sample kernel built by the C++ Builder twins of rocke.ir.samples.");
 }

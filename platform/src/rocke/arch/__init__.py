@@ -1,11 +1,42 @@
-"""rocke.arch: arch facts (ArchTarget) and the MMA catalog, both read from data/*.toml."""
+"""rocke.arch: arch facts (ArchTarget), the MMA catalog, LLVM flavors, the intrinsic table and the
+arch-domain table, all read from data/*.toml."""
 
+from rocke.arch.arch_domain import (
+    ARCH_DOMAIN_FILE,
+    DOMAIN_STATUSES,
+    arch_domain_status,
+    arch_domain_table,
+    parse_arch_domain,
+    render_arch_domain,
+)
 from rocke.arch.errors import (
     ArchDataError,
     LayoutExprError,
     UnknownArchError,
     UnknownFeatureError,
     UnknownMmaOpError,
+)
+from rocke.arch.flavors import (
+    FLAVOR_NAMES,
+    TARGET,
+    Flavor,
+    IntrinsicOverride,
+    TargetFacts,
+    flavor_data,
+    get_flavor,
+    parse_flavor_data,
+)
+from rocke.arch.intrinsics import (
+    INTRINSICS,
+    WAITCNT_ENCODINGS,
+    IntrinsicDecl,
+    IntrinsicDef,
+    WaitcntEncoding,
+    domain_probes,
+    instantiate,
+    intrinsic_def,
+    mma_intrinsic_def,
+    waitcnt_encoding,
 )
 from rocke.arch.layout_expr import LayoutExpr, eval_layout_expr, parse_layout_expr
 from rocke.arch.mma import (
@@ -36,35 +67,59 @@ from rocke.arch.target import (
 )
 
 __all__ = [
+    "ARCH_DOMAIN_FILE",
     "ARCH_NAMES",
+    "DOMAIN_STATUSES",
     "FACT_NAMES",
     "FEATURE_NAMES",
+    "FLAVOR_NAMES",
+    "INTRINSICS",
     "MMA_OPS",
     "MMA_OP_IDS",
+    "TARGET",
+    "WAITCNT_ENCODINGS",
     "ArchData",
     "ArchDataError",
     "ArchTarget",
+    "Flavor",
     "ImmOperand",
+    "IntrinsicDecl",
+    "IntrinsicDef",
+    "IntrinsicOverride",
     "LayoutExpr",
     "LayoutExprError",
     "MmaOp",
     "MmaOperand",
+    "TargetFacts",
     "UnknownArchError",
     "UnknownFeatureError",
     "UnknownMmaOpError",
+    "WaitcntEncoding",
     "arch_data",
+    "arch_domain_status",
+    "arch_domain_table",
+    "domain_probes",
     "eval_layout_expr",
     "fact_source",
     "feature_info",
     "fits_lds",
+    "flavor_data",
     "get_arch",
+    "get_flavor",
+    "instantiate",
+    "intrinsic_def",
     "largest_k",
+    "mma_intrinsic_def",
     "mma_op",
     "mma_ops",
     "occupancy",
     "operand_layout",
     "parse_arch_data",
+    "parse_arch_domain",
+    "parse_flavor_data",
     "parse_layout_expr",
     "parse_mma_data",
+    "render_arch_domain",
     "resolve_arch",
+    "waitcnt_encoding",
 ]

@@ -8,7 +8,7 @@ import sys
 from rocke.cli.common import UsageError, add_target_args
 from rocke.engine import lower
 from rocke.families import Family, get_family
-from rocke.families.configs import load_configs
+from rocke.families.configs import family_configs
 from rocke.ir import print_kernel
 
 
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def resolve_spec(family: Family, config: int | None, spec: str | None, arch: str):
     """The spec of `--config N` (which must be for `arch`) or of `--spec KV`."""
     if spec is None:
-        configs = load_configs(family)
+        configs = family_configs(family)
         if not 0 <= config < len(configs):
             raise UsageError(f"--config {config}: {family.name} has configs 0..{len(configs) - 1}")
         line = configs[config]

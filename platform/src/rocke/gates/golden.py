@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from rocke.families import Family
-from rocke.families.configs import config_bytes, config_digest, load_configs
+from rocke.families.configs import config_bytes, config_digest, family_configs
 from rocke.gates.emitters import FLAVORS, Emission, emit_python
 from rocke.gates.runner import Progress, parallel_map, select_families
 
@@ -60,7 +60,7 @@ def _emit_entry(family: Family, config, flavors: tuple[str, ...]) -> tuple[str, 
 
 
 def compute(family: Family, *, jobs: int = 1, flavors: tuple[str, ...] = FLAVORS) -> tuple[dict, list[str]]:
-    configs = load_configs(family)
+    configs = family_configs(family)
     results = parallel_map(_emit_entry, [(family, c, flavors) for c in configs], jobs)
     problems = [f"[{key}] {value}" for key, value in results if isinstance(value, str)]
     data = {
@@ -107,7 +107,7 @@ def compare(family: Family, stored_bytes: bytes | None, fresh: dict) -> list[str
 def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | None = None,
                  quiet: bool = False) -> tuple[list[str], Progress]:
     families = select_families(only)
-    progress = Progress("golden", sum(len(load_configs(f)) for f in families), quiet=quiet)
+    progress = Progress("golden", sum(len(family_configs(f)) for f in families), quiet=quiet)
     problems: list[str] = []
     done = 0
     for family in families:

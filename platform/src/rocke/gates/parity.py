@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rocke.engine import first_difference
 from rocke.families import Family
-from rocke.families.configs import ConfigLine, load_configs
+from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import FLAVORS, Emission, emit_cpp, emit_native, emit_python
 from rocke.gates.frames import FrameError
 from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
@@ -85,7 +85,7 @@ def run_parity(only: list[str] | None = None, *, flavors: tuple[str, ...] = FLAV
         statuses.append(status)
         mine = [config for fam, config in pairs if fam.name == family.name]
         start = time.perf_counter()
-        all_configs = load_configs(family)
+        all_configs = family_configs(family)
         try:
             native = emit_native(family, flavors)
             if len(native) != len(all_configs):

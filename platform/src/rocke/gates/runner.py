@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rocke.families import Family, discover_families
-from rocke.families.configs import ConfigLine, load_configs
+from rocke.families.configs import ConfigLine, family_configs
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ def select_families(only: list[str] | None) -> list[Family]:
 
 def sharded_configs(families: list[Family], shard: Shard | None) -> list[tuple[Family, ConfigLine]]:
     """(family, config) pairs in deterministic order; a shard takes every n-th pair."""
-    pairs = [(family, config) for family in families for config in load_configs(family)]
+    pairs = [(family, config) for family in families for config in family_configs(family)]
     return [pair for ordinal, pair in enumerate(pairs) if shard is None or shard.take(ordinal)]
 
 

@@ -1,7 +1,9 @@
 """Flavor -> LLVM toolchain table and the running llvmlite's identity.
 
-The table is data (``data/toolchains.toml``); this module only reads it and
-answers questions such as "may this environment compile flavor X?".
+The flavor rows (LLVM major, llvmlite range) and the triple come from the one flavor table,
+``rocke/arch/data/flavors.toml``; how the backend is driven (optimisation level, code model)
+is ``data/toolchains.toml``. This module only reads them and answers questions such as "may
+this environment compile flavor X?".
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources as _pkg_resources
 
+from rocke.arch import TARGET, flavor_data, get_flavor
 from rocke.isa.errors import FlavorMismatchError
 
-_FORMAT = "rocke.isa.toolchains/1"
+_FORMAT = "rocke.isa.toolchains/2"
 
 
 @dataclass(frozen=True)
@@ -50,32 +53,22 @@ def _require(table: dict, key: str, kind: type, where: str):
 
 @functools.cache
 def toolchain_table() -> ToolchainTable:
-    """The parsed ``data/toolchains.toml`` (read once)."""
+    """The backend settings of ``data/toolchains.toml`` and the flavor rows of rocke.arch (read once)."""
     raw = _pkg_resources.files("rocke.isa").joinpath("data/toolchains.toml").read_bytes()
     doc = tomllib.loads(raw.decode("utf-8"))
     if doc.get("format") != _FORMAT:
         raise ValueError(f"toolchains.toml: format must be {_FORMAT}")
     tgt = doc.get("target", {})
     target = TargetConfig(
-        triple=_require(tgt, "triple", str, "target"),
+        triple=TARGET.triple,
         codegen_opt_level=_require(tgt, "codegen_opt_level", int, "target"),
         code_model=_require(tgt, "code_model", str, "target"),
     )
-    rows = []
-    for i, row in enumerate(doc.get("flavor", [])):
-        where = f"flavor[{i}]"
-        rows.append(
-            FlavorToolchain(
-                name=_require(row, "name", str, where),
-                llvm_major=_require(row, "llvm_major", int, where),
-                llvmlite_min=_require(row, "llvmlite_min", str, where),
-                llvmlite_max=_require(row, "llvmlite_max", str, where),
-            )
-        )
-    names = [r.name for r in rows]
-    if names != sorted(names) or len(set(names)) != len(names):
-        raise ValueError("toolchains.toml: flavor rows must be unique and sorted by name")
-    return ToolchainTable(target=target, flavors=tuple(rows))
+    rows = tuple(
+        FlavorToolchain(name=f.name, llvm_major=f.llvm_major, llvmlite_min=f.llvmlite_min, llvmlite_max=f.llvmlite_max)
+        for f in flavor_data().flavors
+    )
+    return ToolchainTable(target=target, flavors=rows)
 
 
 def flavor_names() -> tuple[str, ...]:
@@ -85,11 +78,11 @@ def flavor_names() -> tuple[str, ...]:
 
 def flavor_toolchain(flavor: str) -> FlavorToolchain:
     """The table row for ``flavor``; unknown flavors raise ``ValueError`` listing the known ones."""
+    name = get_flavor(flavor).name
     for row in toolchain_table().flavors:
-        if row.name == flavor:
+        if row.name == name:
             return row
-    known = ", ".join(flavor_names())
-    raise ValueError(f"unknown flavor '{flavor}'; known flavors: {known}")
+    raise AssertionError(f"flavor '{name}' is missing from the toolchain table")
 
 
 def llvm_version() -> tuple[int, int, int]:

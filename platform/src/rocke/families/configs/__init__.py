@@ -1,24 +1,38 @@
-"""A family's config file: the single source of its configs (DESIGN §5).
+"""Config files: one kernel config per line, the single source of configs for every engine.
 
-One config per line, ``ARCH KV`` or ``refuse ARCH KV`` (a config every engine must
-refuse with identical text); ``#`` comments and blank lines are ignored. Lines must
-be canonical (KV == spec.from_kv(KV).to_kv()) so the file's bytes identify its
-configs; CR bytes are refused (hashes are over LF-only text).
+Format (`<family>.cfg`, ASCII, LF):
+
+    # comment
+    ARCH KV              a config both engines must build
+    refuse ARCH KV       a config both engines must refuse (with identical text)
+
+ARCH is a known arch name; KV is the spec's canonical text (`Spec.to_kv()`: key=value pairs
+separated by single spaces, keys sorted, every key present). Blank lines and lines starting with
+`#` are skipped. A line must not start or end with spaces.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rocke.arch import ARCH_NAMES
-from rocke.families.registry import Family, get_family
+from rocke.families.spec import Spec, SpecError
+
+if TYPE_CHECKING:
+    from rocke.families.registry import Family
+
+_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+_STR = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 class ConfigError(ValueError):
-    """A config file that cannot be used (names the file and line)."""
+    """A malformed config line; the message names the file and the line."""
 
 
 @dataclass(frozen=True)
@@ -30,12 +44,89 @@ class ConfigLine:
 
     @property
     def key(self) -> str:
-        """Identity of the config in goldens and reports."""
+        """Identity of the config in goldens and gate reports."""
         return f"{'refuse ' if self.refuse else ''}{self.arch} {self.kv}"
 
 
+def canonical_kv(spec: type[Spec], kv: str) -> str | None:
+    """The canonical text of kv when it parses by the spec's field types (without running the
+    spec's rules, so refused specs have one too), else None."""
+    types = spec.field_types()
+    values: dict[str, str] = {}
+    for pair in kv.split(" "):
+        key, sep, raw = pair.partition("=")
+        if not sep or key not in types or key in values:
+            return None
+        kind = types[key]
+        if kind is bool:
+            if raw not in ("0", "1"):
+                return None
+        elif kind is int:
+            if not _INT.fullmatch(raw) or raw == "-0":
+                return None
+        elif not _STR.fullmatch(raw):
+            return None
+        values[key] = raw
+    if sorted(values) != sorted(types):
+        return None
+    return " ".join(f"{key}={values[key]}" for key in sorted(values))
+
+
+def parse_configs(text: str, spec: type[Spec], source: str) -> list[ConfigLine]:
+    """Parse a config file's text; source (e.g. "gemm.cfg") prefixes every error."""
+    lines: list[ConfigLine] = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        where = f"{source} line {lineno}"
+        if "\r" in line or "\t" in line:
+            raise ConfigError(f"{where}: carriage returns and tabs are not allowed")
+        if not line or line.startswith("#"):
+            continue
+        if line != line.strip(" "):
+            raise ConfigError(f"{where}: leading or trailing spaces")
+        words = line.split(" ", 2 if line.startswith("refuse ") else 1)
+        refuse = words[0] == "refuse"
+        if refuse:
+            words = words[1:]
+        if len(words) != 2:
+            raise ConfigError(f"{where}: expected 'ARCH KV' or 'refuse ARCH KV'")
+        arch, kv = words
+        if arch not in ARCH_NAMES:
+            raise ConfigError(f"{where}: unknown arch '{arch}'; known: {', '.join(ARCH_NAMES)}")
+        canonical = canonical_kv(spec, kv)
+        if not refuse:
+            try:
+                canonical = spec.from_kv(kv).to_kv()
+            except SpecError as exc:
+                raise ConfigError(f"{where}: {exc} (mark the line 'refuse' if that is intended)") from None
+        if canonical is None:
+            raise ConfigError(f"{where}: expected the {spec.FAMILY} spec as canonical key=value pairs")
+        if canonical != kv:
+            raise ConfigError(f"{where}: not canonical; write '{canonical}'")
+        lines.append(ConfigLine(lineno, arch, kv, refuse))
+    return lines
+
+
+def config_text(family_name: str, package: str = "rocke.families") -> str:
+    """The text of configs/<family_name>.cfg shipped in `package`."""
+    return (resources.files(package) / "configs" / f"{family_name}.cfg").read_text(encoding="ascii")
+
+
+def load_configs(family_name: str, spec: type[Spec] | None = None, package: str = "rocke.families") -> list[ConfigLine]:
+    """The configs of a family. spec defaults to the platform family's spec class."""
+    if spec is None:
+        from rocke.families.platform_families import provide
+
+        found = {family.name: family.spec for family in provide()}
+        if family_name not in found:
+            raise KeyError(f"unknown platform family '{family_name}'; known: {', '.join(sorted(found))}")
+        spec = found[family_name]
+    assert spec is not None and dataclasses.is_dataclass(spec)
+    return parse_configs(config_text(family_name, package), spec, f"{family_name}.cfg")
+
+
 def config_path(family: Family) -> Path:
-    return Path(str(resources.files(family.package).joinpath("configs", f"{family.name}.cfg")))  # shipped data
+    """The shipped config file of any registered family (platform's or library's)."""
+    return Path(str(resources.files(family.package) / "configs" / f"{family.name}.cfg"))
 
 
 def config_bytes(family: Family) -> bytes:
@@ -46,44 +137,14 @@ def config_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def parse_configs(family: Family, data: bytes, source: str = "") -> list[ConfigLine]:
-    source = source or f"{family.name}.cfg"
-    if b"\r" in data:
-        raise ConfigError(f"{source}: contains CR bytes; config files are LF-only")
-    configs: list[ConfigLine] = []
-    seen: dict[str, int] = {}
-    for lineno, raw in enumerate(data.decode("utf-8").split("\n"), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        refuse = line.startswith("refuse ")
-        if refuse:
-            line = line[len("refuse "):]
-        arch, _, kv = line.partition(" ")
-        if arch not in ARCH_NAMES:
-            raise ConfigError(f"{source}:{lineno}: unknown arch '{arch}'; known: {', '.join(ARCH_NAMES)}")
-        if family.spec is not None:
-            try:
-                canonical = family.spec.from_kv(kv).to_kv()
-            except ValueError as exc:
-                canonical = kv  # an invalid spec is legitimate only as a refusal config
-                if not refuse:
-                    raise ConfigError(
-                        f"{source}:{lineno}: invalid spec on a line that is not a refusal: {exc}"
-                    ) from None
-            if canonical != kv:
-                raise ConfigError(f"{source}:{lineno}: not canonical; write it as '{canonical}'")
-        config = ConfigLine(lineno, arch, kv, refuse)
-        if config.key in seen:
-            raise ConfigError(f"{source}:{lineno}: duplicate of line {seen[config.key]}")
-        seen[config.key] = lineno
-        configs.append(config)
-    if not configs:
-        raise ConfigError(f"{source}: no configs")
-    return configs
-
-
-def load_configs(family: Family | str) -> list[ConfigLine]:
-    """The configs of a family (a Family or its registered name)."""
-    family = get_family(family) if isinstance(family, str) else family
-    return parse_configs(family, config_bytes(family), str(config_path(family)))
+def family_configs(family: Family) -> list[ConfigLine]:
+    """The configs of a registered family, parsed with its spec; an empty file is an error."""
+    data = config_bytes(family)
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{family.name}.cfg: not ASCII") from None
+    lines = parse_configs(text, family.spec, f"{family.name}.cfg")
+    if not lines:
+        raise ConfigError(f"{family.name}.cfg: no configs")
+    return lines

@@ -1,0 +1,82 @@
+// rocKE C++ engine: the MMA catalog (the generated twin of data/mma.toml) and its queries.
+// Python twin: rocke/arch/mma.py
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "rocke/arch/layout_expr.hpp"
+#include "rocke/arch/target.hpp"
+#include "rocke/ir/types.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::arch {
+
+// An immediate passed to the intrinsic after A, B and C (e.g. MFMA cbsz/abid/blgp).
+struct ImmOperand {
+  std::string name;
+  std::string type;
+  std::int64_t value = 0;
+  std::string llvm_text() const { return type + " " + std::to_string(value); }
+};
+
+// One operand fragment: length slots per lane, laid out over a rows x cols tile.
+struct MmaOperand {
+  std::string name;       // "a", "b" or "c" (C and D share one layout)
+  std::string dtype;      // rocke IR element type
+  std::int64_t length = 0;
+  std::string llvm_elem;  // element type of the intrinsic's vector, e.g. i16 for gfx942 bf16
+  std::int64_t replication = 0;
+  std::string row;
+  std::string col;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  LayoutExpr row_expr;
+  LayoutExpr col_expr;
+
+  std::string ir_type_text() const { return util::cat("vec<", dtype, "x", std::to_string(length), ">"); }
+  std::string llvm_type() const { return util::cat("<", std::to_string(length), " x ", llvm_elem, ">"); }
+  // (row, col) of the tile element held in slot of lane.
+  std::pair<std::int64_t, std::int64_t> coords(std::int64_t lane, std::int64_t slot) const {
+    return {row_expr(lane, slot), col_expr(lane, slot)};
+  }
+};
+
+// One catalog entry: D[m x n] = A[m x k] * B[k x n] + C[m x n] over one wave.
+struct MmaOp {
+  std::string id;
+  std::string kind;
+  std::vector<std::string> archs;
+  std::int64_t wave_size = 0;
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+  std::string intrinsic;
+  std::string mnemonic;
+  std::vector<ImmOperand> imm_operands;
+  std::string source;
+  std::string layout_source;
+  MmaOperand a;
+  MmaOperand b;
+  MmaOperand c;
+
+  const MmaOperand& operand(std::string_view name) const;  // ValueError for other names
+  // (return type, argument types) of the intrinsic, as LLVM IR text.
+  std::pair<std::string, std::vector<std::string>> llvm_call_types() const;
+  // rocke.ir types of the A, B and C/D fragments.
+  std::array<ir::Type, 3> fragment_types() const;
+};
+
+// Every op, in catalog order.
+const std::vector<MmaOp>& mma_catalog();
+// The op called op_id, or nullptr.
+const MmaOp* find_mma_op(std::string_view op_id);
+// The op called op_id; UnknownMmaOpError lists the known ids otherwise.
+const MmaOp& mma_op(std::string_view op_id);
+
+}  // namespace rocke::arch

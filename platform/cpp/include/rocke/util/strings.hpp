@@ -1,0 +1,49 @@
+// rocKE C++ engine: small string helpers with Python's semantics.
+// Python twins: str.join (", ".join(items)), str(int) and string concatenation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocke::util {
+
+// sep.join(items)
+template <class Items>
+std::string join(const Items& items, std::string_view sep) {
+  std::string out;
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += sep;
+    out += item;
+    first = false;
+  }
+  return out;
+}
+
+// Concatenation by appending left to right (a + b + c). Used where the left operand is a short
+// literal and the right a temporary: GCC 12 misreports libstdc++'s insert-at-front path for
+// such sums (-Wrestrict false positive).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::string out;
+  (out.append(std::string_view(parts)), ...);
+  return out;
+}
+
+// str(value) of a Python int that fits in 128 bits.
+inline std::string int_text(__int128 value) {
+  if (value == 0) return "0";
+  bool negative = value < 0;
+  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-(value + 1)) + 1u
+                                         : static_cast<unsigned __int128>(value);
+  std::string digits;
+  while (magnitude != 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10u)));
+    magnitude /= 10u;
+  }
+  return negative ? "-" + digits : digits;
+}
+
+}  // namespace rocke::util

@@ -1,0 +1,100 @@
+// Python twin: rocke/arch/mma.py
+#include "rocke/arch/mma.hpp"
+
+#include "rocke/arch/errors.hpp"
+#include "rocke/data/document.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::arch {
+
+namespace {
+
+MmaOperand parse_operand(const data::NodeRef& table, const std::string& name, std::int64_t rows, std::int64_t cols) {
+  MmaOperand operand;
+  operand.name = name;
+  operand.dtype = std::string(table["dtype"].str());
+  operand.length = table["length"].integer();
+  operand.llvm_elem = std::string(table["llvm_elem"].str());
+  operand.replication = table["replication"].integer();
+  operand.row = std::string(table["row"].str());
+  operand.col = std::string(table["col"].str());
+  operand.rows = rows;
+  operand.cols = cols;
+  operand.row_expr = parse_layout_expr(operand.row);
+  operand.col_expr = parse_layout_expr(operand.col);
+  return operand;
+}
+
+MmaOp parse_op(const data::NodeRef& table) {
+  MmaOp op;
+  op.id = std::string(table["id"].str());
+  op.kind = std::string(table["kind"].str());
+  data::NodeRef archs = table["archs"];
+  for (std::size_t i = 0; i < archs.size(); ++i) op.archs.emplace_back(archs.at(i).str());
+  op.wave_size = table["wave_size"].integer();
+  op.m = table["m"].integer();
+  op.n = table["n"].integer();
+  op.k = table["k"].integer();
+  op.intrinsic = std::string(table["intrinsic"].str());
+  op.mnemonic = std::string(table["mnemonic"].str());
+  data::NodeRef imms = table["imm_operands"];
+  for (std::size_t i = 0; i < imms.size(); ++i) {
+    data::NodeRef imm = imms.at(i);
+    op.imm_operands.push_back(
+        ImmOperand{std::string(imm["name"].str()), std::string(imm["type"].str()), imm["value"].integer()});
+  }
+  op.source = std::string(table["source"].str());
+  op.layout_source = std::string(table["layout_source"].str());
+  op.a = parse_operand(table["a"], "a", op.m, op.k);
+  op.b = parse_operand(table["b"], "b", op.k, op.n);
+  op.c = parse_operand(table["c"], "c", op.m, op.n);
+  return op;
+}
+
+}  // namespace
+
+const MmaOperand& MmaOp::operand(std::string_view name) const {
+  if (name == "a") return a;
+  if (name == "b") return b;
+  if (name == "c") return c;
+  throw ValueError("unknown mma operand '" + std::string(name) + "'; expected one of: a, b, c");
+}
+
+std::pair<std::string, std::vector<std::string>> MmaOp::llvm_call_types() const {
+  std::vector<std::string> args{a.llvm_type(), b.llvm_type(), c.llvm_type()};
+  for (const ImmOperand& imm : imm_operands) args.push_back(imm.type);
+  return {c.llvm_type(), args};
+}
+
+std::array<ir::Type, 3> MmaOp::fragment_types() const {
+  return {ir::parse_type(a.ir_type_text()), ir::parse_type(b.ir_type_text()), ir::parse_type(c.ir_type_text())};
+}
+
+const std::vector<MmaOp>& mma_catalog() {
+  static const std::vector<MmaOp> ops = [] {
+    std::vector<MmaOp> out;
+    data::NodeRef rows = data::document("rocke/arch/data/mma.toml")["op"];
+    for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(parse_op(rows.at(i)));
+    return out;
+  }();
+  return ops;
+}
+
+const MmaOp* find_mma_op(std::string_view op_id) {
+  for (const MmaOp& op : mma_catalog()) {
+    if (op.id == op_id) return &op;
+  }
+  return nullptr;
+}
+
+const MmaOp& mma_op(std::string_view op_id) {
+  const MmaOp* op = find_mma_op(op_id);
+  if (op == nullptr) {
+    std::vector<std::string> ids;
+    for (const MmaOp& known : mma_catalog()) ids.push_back(known.id);
+    throw UnknownMmaOpError("unknown mma op '" + std::string(op_id) + "'; known: " + util::join(ids, ", "));
+  }
+  return *op;
+}
+
+}  // namespace rocke::arch

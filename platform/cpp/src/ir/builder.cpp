@@ -1,0 +1,484 @@
+// Python twin: rocke/ir/builder.py
+// Private helpers keep the Python names without the leading underscore (_emit -> emit_op,
+// _one -> one, _none -> none, _attrs -> attrs, _types -> types, _region -> region).
+#include "rocke/ir/builder.hpp"
+
+#include "rocke/ir/errors.hpp"
+#include "rocke/ir/facts.hpp"
+#include "rocke/ir/names.hpp"
+#include "rocke/ir/typecheck.hpp"
+#include "rocke/ir/verifier.hpp"
+
+namespace rocke::ir {
+
+namespace {
+
+const Constraint& param_types() {
+  static const Constraint constraint(format_facts().param_types);
+  return constraint;
+}
+
+[[noreturn]] void raise_for(const OpDef& opdef, const OpCheckError& exc) {
+  std::string message = opdef.name + ": " + exc.detail();
+  if (exc.rule() == "attr") throw ValueError(message);
+  throw TypeError(message);
+}
+
+std::string joined_types(const std::vector<Type>& types) {
+  std::string out;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += types[i].text();
+  }
+  return out;
+}
+
+std::vector<Type> value_types(const Values& values) {
+  std::vector<Type> out;
+  for (const Value* v : values) out.push_back(v->type);
+  return out;
+}
+
+// Assign ids in text order: for each op its results, then each region's args and ops.
+std::int64_t renumber_region(Region& region, std::int64_t counter) {
+  for (Op* op : region.ops) {
+    for (Value* value : op->results) value->id = counter++;
+    for (Region* inner : op->regions) {
+      for (Value* value : inner->args) value->id = counter++;
+      counter = renumber_region(*inner, counter);
+    }
+  }
+  return counter;
+}
+
+const OpDef& op_named(std::string_view opcode) { return get_op(opcode); }
+
+AttrMap with(std::initializer_list<std::pair<const char*, std::optional<std::int64_t>>> given) {
+  AttrMap out;
+  for (const auto& [name, value] : given) {
+    if (value.has_value()) out.emplace(name, AttrValue::integer(*value));
+  }
+  return out;
+}
+
+}  // namespace
+
+Builder::Builder(std::string name, KernelOpts opts) : name_(std::move(name)), arena_(std::make_unique<Arena>()) {
+  if (!is_kernel_name(name_)) {
+    throw ValueError("invalid kernel name '" + name_ + "': use letters, digits and '_' (not first a digit)");
+  }
+  for (const AttrDef& adef : kernel_attrs()) {
+    std::optional<std::int64_t> given;
+    if (adef.name == "max_workgroup_size") given = opts.max_workgroup_size;
+    if (adef.name == "waves_per_eu") given = opts.waves_per_eu;
+    AttrValue value = given.has_value() ? AttrValue::integer(*given) : *adef.default_value;
+    std::optional<std::string> problem = check_attr_value(adef, value, Type());
+    if (problem.has_value()) throw ValueError("kernel @" + name_ + ": " + *problem);
+    kernel_attrs_.emplace(adef.name, value);
+  }
+  body_ = arena_->region();
+  regions_.push_back(body_);
+}
+
+// ------------------------------------------------------------------ plumbing
+Value* Builder::new_value(Type ty, const Hint& name) {
+  if (name.has_value() && !is_hint(*name)) {
+    throw ValueError("invalid name hint '" + *name + "': use letters, digits, '_' and '.' (not first a digit)");
+  }
+  return arena_->value(next_id_++, ty, name);
+}
+
+void Builder::live() const {
+  if (finished_) throw ValueError("builder of kernel @" + name_ + " is finished");
+}
+
+std::vector<Type> Builder::types(const OpDef& opdef, const Values& operands) {
+  std::vector<Type> out;
+  for (std::size_t index = 0; index < operands.size(); ++index) {
+    if (operands[index] == nullptr) {
+      throw TypeError(opdef.name + ": operand #" + std::to_string(index) + " must be a Value, got NoneType");
+    }
+    out.push_back(operands[index]->type);
+  }
+  return out;
+}
+
+AttrMap Builder::attrs(const OpDef& opdef, const AttrMap& given) const {
+  AttrMap out;
+  for (const AttrDef& adef : opdef.attrs) {
+    auto it = given.find(adef.name);
+    if (it != given.end()) {
+      out.emplace(adef.name, it->second);
+    } else if (adef.default_value.has_value()) {
+      out.emplace(adef.name, *adef.default_value);
+    } else {
+      throw ValueError(opdef.name + ": missing attribute '" + adef.name + "'");
+    }
+  }
+  for (const auto& [key, value] : given) {  // sorted, as Python's sorted(given)
+    if (opdef.attr(key) == nullptr) throw ValueError(opdef.name + ": unknown attribute '" + key + "'");
+  }
+  return out;
+}
+
+Values Builder::emit_op(const OpDef& opdef, const Values& operands, const AttrMap& attrs,
+                        std::optional<std::vector<Type>> result_types, const std::optional<Names>& names) {
+  live();
+  std::vector<Type> operand_types = types(opdef, operands);
+  if (result_types.has_value()) {
+    for (const Type& ty : *result_types) {
+      if (ty.is_none()) throw TypeError(opdef.name + ": result type must be a Type, got NoneType");
+    }
+  }
+  std::vector<Type> checked;
+  try {
+    checked = check_op(opdef, operand_types, attrs, result_types);
+  } catch (const OpCheckError& exc) {
+    raise_for(opdef, exc);
+  }
+  if (opdef.placement == "kernel_body" && regions_.size() != 1) {
+    throw ValueError(opdef.name + ": only allowed directly in the kernel body");
+  }
+  if (names.has_value() && names->size() != checked.size()) {
+    throw ValueError(opdef.name + ": " + std::to_string(names->size()) + " names for " +
+                     std::to_string(checked.size()) + " results");
+  }
+  Values results;
+  for (std::size_t i = 0; i < checked.size(); ++i) {
+    results.push_back(new_value(checked[i], names.has_value() ? (*names)[i] : Hint()));
+  }
+  regions_.back()->ops.push_back(arena_->op(opdef.name, operands, results, attrs));
+  return results;
+}
+
+Value* Builder::one(std::string_view opcode, const Values& operands, const AttrMap& attrs, const Type& result_type,
+                    const Hint& name) {
+  const OpDef& opdef = op_named(opcode);
+  std::optional<std::vector<Type>> result_types;
+  if (!result_type.is_none()) result_types = std::vector<Type>{result_type};
+  return emit_op(opdef, operands, attrs, result_types, Names{name})[0];
+}
+
+void Builder::none(std::string_view opcode, const Values& operands, const AttrMap& attrs) {
+  emit_op(op_named(opcode), operands, attrs, std::nullopt, Names{});
+}
+
+Value* Builder::constant(AttrValue num, Type type, Hint name) {
+  AttrMap attrs;
+  attrs.emplace("value", std::move(num));
+  return one("arith.constant", {}, attrs, type, name);
+}
+
+// ------------------------------------------------------------------ kernel interface
+Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
+  live();
+  if (next_id_ != static_cast<std::int64_t>(params_.size())) {
+    throw ValueError("param '" + name + "': params must be declared before the first op");
+  }
+  if (type.is_none()) throw TypeError("param '" + name + "': type must be a Type, got NoneType");
+  if (!param_types().admits(type)) {
+    throw TypeError("param '" + name + "': type " + type.text() + " is not allowed; allowed: " + param_types().text());
+  }
+  AttrMap attrs;
+  for (const AttrDef& adef : param_attrs()) {
+    std::optional<AttrValue> value;
+    if (adef.name == "align" && opts.align.has_value()) value = AttrValue::integer(*opts.align);
+    if (adef.name == "noalias" && opts.noalias.has_value()) value = AttrValue::boolean(*opts.noalias);
+    if (adef.name == "readonly" && opts.readonly.has_value()) value = AttrValue::boolean(*opts.readonly);
+    if (adef.name == "writeonly" && opts.writeonly.has_value()) value = AttrValue::boolean(*opts.writeonly);
+    if (!type.is_ptr()) {
+      if (value.has_value()) {
+        throw ValueError("param '" + name + "': attribute '" + adef.name + "' applies only to pointer params");
+      }
+      continue;
+    }
+    if (!value.has_value()) value = adef.default_value;
+    std::optional<std::string> problem = check_attr_value(adef, *value, Type());
+    if (problem.has_value()) throw ValueError("param '" + name + "': " + *problem);
+    attrs.emplace(adef.name, *value);
+  }
+  Value* value = new_value(type, name);
+  params_.push_back(Param{value, std::move(attrs)});
+  return value;
+}
+
+Values Builder::emit(std::string_view opcode, const Values& operands, const AttrMap& attrs_given,
+                     const std::optional<std::vector<Type>>& result_types, const std::optional<Names>& names) {
+  const OpDef& opdef = get_op(opcode);
+  if (!opdef.regions.empty() || opdef.placement == "terminator") {
+    throw ValueError(std::string(opcode) + ": use for_ / if_ (regions and their yields come from callbacks)");
+  }
+  return emit_op(opdef, operands, attrs(opdef, attrs_given), result_types, names);
+}
+
+KernelDef Builder::finish(bool verify_kernel) {
+  live();
+  finished_ = true;
+  std::int64_t counter = 0;
+  for (Param& p : params_) p.value->id = counter++;
+  renumber_region(*body_, counter);
+  KernelDef kernel(name_, std::move(params_), std::move(kernel_attrs_), body_, std::move(arena_));
+  if (verify_kernel) verify(kernel);
+  return kernel;
+}
+
+// ------------------------------------------------------------------ device control flow
+Values Builder::region(Region* reg, const std::function<Values()>& callback, const char* opname, const char* what) {
+  const std::int64_t max_depth = format_facts().max_region_depth;
+  if (static_cast<std::int64_t>(regions_.size()) >= max_depth) {
+    throw ValueError(std::string(opname) + ": region nesting deeper than " + std::to_string(max_depth));
+  }
+  regions_.push_back(reg);
+  struct Pop {
+    std::vector<Region*>& stack;
+    ~Pop() { stack.pop_back(); }
+  };
+  Values values;
+  {
+    Pop pop{regions_};
+    if (callback) values = callback();
+  }
+  for (const Value* value : values) {
+    if (value == nullptr) {
+      throw TypeError(std::string(opname) + ": the " + what + " callback must return Values, got NoneType");
+    }
+  }
+  reg->ops.push_back(arena_->op("scf.yield", values));
+  return values;
+}
+
+Values Builder::for_impl(Value* lb, Value* ub, Value* step, const Values& init, const BodyCallback& body,
+                         ForOpts opts) {
+  live();
+  const OpDef& for_def = op_named("scf.for");
+  Values operands{lb, ub, step};
+  operands.insert(operands.end(), init.begin(), init.end());
+  std::vector<Type> operand_types = types(for_def, operands);
+  std::vector<Type> result_types;
+  try {
+    result_types = check_op(for_def, operand_types, {});
+  } catch (const OpCheckError& exc) {
+    raise_for(for_def, exc);
+  }
+  Names hints = opts.names.has_value() ? *opts.names : Names(init.size());
+  if (hints.size() != init.size()) {
+    throw ValueError("scf.for: " + std::to_string(hints.size()) + " names for " + std::to_string(init.size()) +
+                     " iter values");
+  }
+  Value* iv = new_value(lb->type, opts.iv_name);
+  Values args;
+  for (std::size_t i = 0; i < result_types.size(); ++i) args.push_back(new_value(result_types[i], hints[i]));
+  Values region_args{iv};
+  region_args.insert(region_args.end(), args.begin(), args.end());
+  Region* reg = arena_->region(region_args);
+  Values yielded = region(reg, [&] { return body(iv, args); }, "scf.for", "body");
+  std::vector<Type> got = value_types(yielded);
+  if (got != result_types) {
+    throw TypeError("scf.for: body yields (" + joined_types(got) + ") but the iter values have types (" +
+                    joined_types(result_types) + ")");
+  }
+  Values results;
+  for (std::size_t i = 0; i < result_types.size(); ++i) results.push_back(new_value(result_types[i], hints[i]));
+  regions_.back()->ops.push_back(arena_->op("scf.for", operands, results, {}, {reg}));
+  return results;
+}
+
+Values Builder::if_impl(Value* cond, const Callback& then, const Callback& else_, IfOpts opts) {
+  live();
+  const OpDef& if_def = op_named("scf.if");
+  std::vector<Type> operand_types = types(if_def, {cond});
+  try {
+    check_operand_count(if_def, 1);
+    check_operand_types(if_def, operand_types);
+  } catch (const OpCheckError& exc) {
+    raise_for(if_def, exc);
+  }
+  Region* then_region = arena_->region();
+  Region* else_region = arena_->region();
+  Values then_values = region(then_region, then, "scf.if", "then");
+  Values else_values = region(else_region, else_, "scf.if", "else");
+  std::vector<Type> then_types = value_types(then_values);
+  std::vector<Type> else_types = value_types(else_values);
+  if (then_types != else_types) {
+    throw TypeError("scf.if: then yields (" + joined_types(then_types) + ") but else yields (" +
+                    joined_types(else_types) + ")");
+  }
+  Names hints = opts.names.has_value() ? *opts.names : Names(then_types.size());
+  if (hints.size() != then_types.size()) {
+    throw ValueError("scf.if: " + std::to_string(hints.size()) + " names for " + std::to_string(then_types.size()) +
+                     " results");
+  }
+  Values results;
+  for (std::size_t i = 0; i < then_types.size(); ++i) results.push_back(new_value(then_types[i], hints[i]));
+  regions_.back()->ops.push_back(arena_->op("scf.if", {cond}, results, {}, {then_region, else_region}));
+  return results;
+}
+
+// ------------------------------------------------------------------ arith
+Value* Builder::add(Value* lhs, Value* rhs, Hint name) { return one("arith.add", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::sub(Value* lhs, Value* rhs, Hint name) { return one("arith.sub", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::mul(Value* lhs, Value* rhs, Hint name) { return one("arith.mul", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::divf(Value* lhs, Value* rhs, Hint name) { return one("arith.divf", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::remf(Value* lhs, Value* rhs, Hint name) { return one("arith.remf", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::divs(Value* lhs, Value* rhs, Hint name) { return one("arith.divs", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::divu(Value* lhs, Value* rhs, Hint name) { return one("arith.divu", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::rems(Value* lhs, Value* rhs, Hint name) { return one("arith.rems", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::remu(Value* lhs, Value* rhs, Hint name) { return one("arith.remu", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::and_(Value* lhs, Value* rhs, Hint name) { return one("arith.and", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::or_(Value* lhs, Value* rhs, Hint name) { return one("arith.or", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::xor_(Value* lhs, Value* rhs, Hint name) { return one("arith.xor", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::shl(Value* lhs, Value* rhs, Hint name) { return one("arith.shl", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::shrs(Value* lhs, Value* rhs, Hint name) { return one("arith.shrs", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::shru(Value* lhs, Value* rhs, Hint name) { return one("arith.shru", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::negf(Value* x, Hint name) { return one("arith.negf", {x}, {}, Type(), name); }
+Value* Builder::minf(Value* lhs, Value* rhs, Hint name) { return one("arith.minf", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::maxf(Value* lhs, Value* rhs, Hint name) { return one("arith.maxf", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::mins(Value* lhs, Value* rhs, Hint name) { return one("arith.mins", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::maxs(Value* lhs, Value* rhs, Hint name) { return one("arith.maxs", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::minu(Value* lhs, Value* rhs, Hint name) { return one("arith.minu", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::maxu(Value* lhs, Value* rhs, Hint name) { return one("arith.maxu", {lhs, rhs}, {}, Type(), name); }
+Value* Builder::fma(Value* a, Value* b, Value* c, Hint name) { return one("arith.fma", {a, b, c}, {}, Type(), name); }
+
+Value* Builder::cmpi(const std::string& pred, Value* lhs, Value* rhs, Hint name) {
+  return one("arith.cmpi", {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
+}
+
+Value* Builder::cmpf(const std::string& pred, Value* lhs, Value* rhs, Hint name) {
+  return one("arith.cmpf", {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
+}
+
+Value* Builder::select(Value* cond, Value* a, Value* b, Hint name) {
+  return one("arith.select", {cond, a, b}, {}, Type(), name);
+}
+
+Value* Builder::extf(Value* x, Type type, Hint name) { return one("arith.extf", {x}, {}, type, name); }
+Value* Builder::truncf(Value* x, Type type, Hint name) { return one("arith.truncf", {x}, {}, type, name); }
+Value* Builder::sitofp(Value* x, Type type, Hint name) { return one("arith.sitofp", {x}, {}, type, name); }
+Value* Builder::uitofp(Value* x, Type type, Hint name) { return one("arith.uitofp", {x}, {}, type, name); }
+Value* Builder::fptosi(Value* x, Type type, Hint name) { return one("arith.fptosi", {x}, {}, type, name); }
+Value* Builder::fptoui(Value* x, Type type, Hint name) { return one("arith.fptoui", {x}, {}, type, name); }
+Value* Builder::exts(Value* x, Type type, Hint name) { return one("arith.exts", {x}, {}, type, name); }
+Value* Builder::extu(Value* x, Type type, Hint name) { return one("arith.extu", {x}, {}, type, name); }
+Value* Builder::trunc(Value* x, Type type, Hint name) { return one("arith.trunc", {x}, {}, type, name); }
+
+// ------------------------------------------------------------------ math
+Value* Builder::exp2(Value* x, Hint name) { return one("math.exp2", {x}, {}, Type(), name); }
+Value* Builder::log2(Value* x, Hint name) { return one("math.log2", {x}, {}, Type(), name); }
+Value* Builder::rcp(Value* x, Hint name) { return one("math.rcp", {x}, {}, Type(), name); }
+Value* Builder::sqrt(Value* x, Hint name) { return one("math.sqrt", {x}, {}, Type(), name); }
+Value* Builder::rsqrt(Value* x, Hint name) { return one("math.rsqrt", {x}, {}, Type(), name); }
+
+// ------------------------------------------------------------------ gpu
+Value* Builder::thread_id_x(Hint name) { return one("gpu.thread_id_x", {}, {}, Type(), name); }
+Value* Builder::thread_id_y(Hint name) { return one("gpu.thread_id_y", {}, {}, Type(), name); }
+Value* Builder::thread_id_z(Hint name) { return one("gpu.thread_id_z", {}, {}, Type(), name); }
+Value* Builder::block_id_x(Hint name) { return one("gpu.block_id_x", {}, {}, Type(), name); }
+Value* Builder::block_id_y(Hint name) { return one("gpu.block_id_y", {}, {}, Type(), name); }
+Value* Builder::block_id_z(Hint name) { return one("gpu.block_id_z", {}, {}, Type(), name); }
+Value* Builder::block_dim_x(Hint name) { return one("gpu.block_dim_x", {}, {}, Type(), name); }
+Value* Builder::block_dim_y(Hint name) { return one("gpu.block_dim_y", {}, {}, Type(), name); }
+Value* Builder::block_dim_z(Hint name) { return one("gpu.block_dim_z", {}, {}, Type(), name); }
+Value* Builder::lane_id(Hint name) { return one("gpu.lane_id", {}, {}, Type(), name); }
+Value* Builder::wave_id(Hint name) { return one("gpu.wave_id", {}, {}, Type(), name); }
+Value* Builder::wave_size(Hint name) { return one("gpu.wave_size", {}, {}, Type(), name); }
+
+// ------------------------------------------------------------------ mem
+Value* Builder::load(Value* ptr_value, Value* index, LoadOpts opts) {
+  const OpDef& opdef = op_named("mem.load");
+  return one(opdef.name, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
+             Type(), opts.name);
+}
+
+void Builder::store(Value* ptr_value, Value* index, Value* value, StoreOpts opts) {
+  const OpDef& opdef = op_named("mem.store");
+  none(opdef.name, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
+}
+
+Value* Builder::ptr_add(Value* ptr_value, Value* index, Hint name) {
+  return one("mem.ptr_add", {ptr_value, index}, {}, Type(), name);
+}
+
+Value* Builder::make_rsrc(Value* base, Value* num_records, Hint name) {
+  return one("mem.make_rsrc", {base, num_records}, {}, Type(), name);
+}
+
+Value* Builder::buffer_load(Value* rsrc_value, Value* offset, Type type, Hint name) {
+  return one("mem.buffer_load", {rsrc_value, offset}, {}, type, name);
+}
+
+void Builder::buffer_store(Value* rsrc_value, Value* offset, Value* value) {
+  none("mem.buffer_store", {rsrc_value, offset, value}, {});
+}
+
+Value* Builder::lds_alloc(Type pointee, std::int64_t count, LdsAllocOpts opts) {
+  Type result;
+  try {
+    result = ptr(pointee, "lds");
+  } catch (const TypeError& exc) {
+    throw TypeError("mem.lds_alloc: " + exc.message());
+  } catch (const ValueError& exc) {
+    throw TypeError("mem.lds_alloc: " + exc.message());
+  }
+  const OpDef& opdef = op_named("mem.lds_alloc");
+  return one(opdef.name, {}, attrs(opdef, with({{"align", opts.align}, {"count", count}})), result, opts.name);
+}
+
+Value* Builder::lds_load(Value* ptr_value, Value* index, LoadOpts opts) {
+  const OpDef& opdef = op_named("mem.lds_load");
+  return one(opdef.name, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
+             Type(), opts.name);
+}
+
+void Builder::lds_store(Value* ptr_value, Value* index, Value* value, StoreOpts opts) {
+  const OpDef& opdef = op_named("mem.lds_store");
+  none(opdef.name, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
+}
+
+void Builder::atomic_add_f32(Value* ptr_value, Value* index, Value* value) {
+  none("mem.atomic_add_f32", {ptr_value, index, value}, {});
+}
+
+// ------------------------------------------------------------------ xlane
+Value* Builder::ds_swizzle(Value* x, std::int64_t pattern, Hint name) {
+  return one("xlane.ds_swizzle", {x}, {{"pattern", AttrValue::integer(pattern)}}, Type(), name);
+}
+
+Value* Builder::ds_bpermute(Value* addr, Value* x, Hint name) {
+  return one("xlane.ds_bpermute", {addr, x}, {}, Type(), name);
+}
+
+Value* Builder::readfirstlane(Value* x, Hint name) { return one("xlane.readfirstlane", {x}, {}, Type(), name); }
+
+Value* Builder::shuffle_xor(Value* x, std::int64_t mask, Hint name) {
+  return one("xlane.shuffle_xor", {x}, {{"mask", AttrValue::integer(mask)}}, Type(), name);
+}
+
+// ------------------------------------------------------------------ sync
+void Builder::barrier() { none("sync.barrier", {}, {}); }
+
+void Builder::waitcnt(WaitcntOpts opts) {
+  const OpDef& opdef = op_named("sync.waitcnt");
+  none(opdef.name, {}, attrs(opdef, with({{"lgkmcnt", opts.lgkmcnt}, {"vmcnt", opts.vmcnt}})));
+}
+
+// ------------------------------------------------------------------ mma
+Value* Builder::mma(const std::string& op_id, Value* a, Value* b, Value* c, Hint name) {
+  return one("mma.mma", {a, b, c}, {{"op_id", AttrValue::string(op_id)}}, Type(), name);
+}
+
+// ------------------------------------------------------------------ vec
+Value* Builder::extract(Value* v, std::int64_t index, Hint name) {
+  return one("vec.extract", {v}, {{"index", AttrValue::integer(index)}}, Type(), name);
+}
+
+Value* Builder::insert(Value* v, Value* x, std::int64_t index, Hint name) {
+  return one("vec.insert", {v, x}, {{"index", AttrValue::integer(index)}}, Type(), name);
+}
+
+Value* Builder::splat(Value* x, std::int64_t lanes, Hint name) {
+  return one("vec.splat", {x}, {{"lanes", AttrValue::integer(lanes)}}, Type(), name);
+}
+
+Value* Builder::bitcast(Value* x, Type type, Hint name) { return one("vec.bitcast", {x}, {}, type, name); }
+
+}  // namespace rocke::ir

@@ -1,0 +1,226 @@
+// Python twin: rocke/ir/typecheck.py
+#include "rocke/ir/typecheck.hpp"
+
+#include "rocke/errors.hpp"
+
+namespace rocke::ir {
+
+namespace {
+
+std::string plural(std::size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n != 1 ? "s" : "");
+}
+
+const OperandDef* slot_for(const std::vector<OperandDef>& slots, std::size_t index) {
+  if (slots.empty()) return nullptr;
+  return index < slots.size() ? &slots[index] : &slots.back();
+}
+
+std::vector<Type> explicit_results(const OpDef& opdef, const std::optional<std::vector<Type>>& given) {
+  if (!given.has_value()) {
+    throw OpCheckError("type", "result types must be given (type rule " + opdef.type_rule + ")");
+  }
+  for (std::size_t index = 0; index < given->size(); ++index) {
+    const OperandDef* slot = slot_for(opdef.results, index);
+    const Type& ty = (*given)[index];
+    if (slot != nullptr && !slot->constraint.admits(ty)) {
+      throw OpCheckError("type", "result #" + std::to_string(index) + " has type " + ty.text() + ", expected " +
+                                     slot->constraint.text());
+    }
+  }
+  return *given;
+}
+
+std::vector<Type> cast_results(const OpDef& opdef, const Type& source, const std::optional<std::vector<Type>>& given) {
+  std::vector<Type> results = explicit_results(opdef, given);
+  const Type& target = results.at(0);
+  const std::string& rule = opdef.type_rule;
+  if (rule == "cast_same_bits") {
+    if (target.total_bits() != source.total_bits()) {
+      throw OpCheckError("type", "result type " + target.text() + " has " + std::to_string(target.total_bits()) +
+                                     " bits but operand type " + source.text() + " has " +
+                                     std::to_string(source.total_bits()) + " (type rule cast_same_bits)");
+    }
+    return results;
+  }
+  if (target.is_vec() != source.is_vec() || target.lanes() != source.lanes()) {
+    throw OpCheckError("type", "cannot cast " + source.text() + " to " + target.text() +
+                                   ": lane counts differ (type rule " + rule + ")");
+  }
+  const int src_bits = source.element().bits();
+  const int dst_bits = target.element().bits();
+  if ((rule == "cast_wider" && dst_bits <= src_bits) || (rule == "cast_narrower" && dst_bits >= src_bits)) {
+    std::string relation = rule == "cast_wider" ? "wider" : "narrower";
+    throw OpCheckError("type", "cannot cast " + source.text() + " to " + target.text() +
+                                   ": the result element must be " + relation + " (type rule " + rule + ")");
+  }
+  return results;
+}
+
+Type make_vec(const Type& elem, std::int64_t lanes) {
+  try {
+    return vec(elem, lanes);
+  } catch (const TypeError& exc) {
+    throw OpCheckError("type", exc.message());
+  } catch (const ValueError& exc) {
+    throw OpCheckError("type", exc.message());
+  }
+}
+
+std::int64_t int_attr(const AttrMap& attrs, std::string_view name) { return attrs.find(name)->second.i; }
+
+std::vector<Type> computed_results(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs) {
+  const std::string& rule = opdef.type_rule;
+  if (rule == "none") return {};
+  if (rule == "fixed") return fixed_result_types(opdef);
+  if (rule == "same_as_operand0") return {types.at(0)};
+  if (rule == "same_as_operand1") return {types.at(1)};
+  if (rule == "same_as_operand2") return {types.at(2)};
+  if (rule == "cmp_i1") return {i1};
+  if (rule == "elem_of_operand0") return {types.at(0).elem()};
+  if (rule == "iter_args") {
+    return std::vector<Type>(types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()), types.end());
+  }
+  if (rule == "load") {
+    Type pointee = types.at(0).pointee();
+    std::int64_t lanes = int_attr(attrs, "lanes");
+    if (lanes == 1) return {pointee};
+    if (!pointee.is_scalar()) {
+      throw OpCheckError("type", "lanes = " + std::to_string(lanes) +
+                                     " needs a scalar pointee, but operand #0 has type " + types[0].text());
+    }
+    return {make_vec(pointee, lanes)};
+  }
+  if (rule == "splat") return {make_vec(types.at(0), int_attr(attrs, "lanes"))};
+  throw Error("unhandled type rule " + rule);
+}
+
+void run_checks(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs) {
+  for (const std::string& check : opdef.checks) {
+    if (check == "store_value") {
+      Type pointee = types.at(0).pointee();
+      const Type& value = types.at(2);
+      if (value != pointee && !(pointee.is_scalar() && value.is_vec() && value.elem() == pointee)) {
+        throw OpCheckError("type", "operand #2 '" + opdef.operands[2].name + "' has type " + value.text() +
+                                       ", expected the pointee " + pointee.text() + " of operand #0 or a vector of it");
+      }
+    } else if (check == "vec_index") {
+      std::int64_t index = int_attr(attrs, "index");
+      if (index >= types.at(0).lanes()) {
+        throw OpCheckError("attr", "attribute 'index' = " + std::to_string(index) + " is out of range for " +
+                                       types[0].text());
+      }
+    } else if (check == "insert_elem") {
+      Type elem = types.at(0).elem();
+      if (types.at(1) != elem) {
+        throw OpCheckError("type", "operand #1 '" + opdef.operands[1].name + "' has type " + types[1].text() +
+                                       ", expected " + elem.text() + " (the element type of operand #0)");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string types_text(const std::vector<Type>& types) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += types[i].text();
+  }
+  return out + ")";
+}
+
+void check_operand_count(const OpDef& opdef, std::size_t count) {
+  const std::size_t fixed = opdef.fixed_operand_count();
+  if (opdef.variadic_operands()) {
+    if (count < fixed) {
+      throw OpCheckError("arity",
+                         "takes at least " + std::to_string(fixed) + " operands, got " + std::to_string(count));
+    }
+  } else if (count != fixed) {
+    throw OpCheckError("arity", "takes " + plural(fixed, "operand") + ", got " + std::to_string(count));
+  }
+}
+
+void check_result_count(const OpDef& opdef, std::size_t count) {
+  if (opdef.variadic_results()) return;
+  const std::size_t expected = opdef.results.size();
+  if (count != expected) {
+    throw OpCheckError("arity", "produces " + plural(expected, "result") + ", got " + std::to_string(count));
+  }
+}
+
+void check_operand_types(const OpDef& opdef, const std::vector<Type>& types) {
+  for (std::size_t index = 0; index < types.size(); ++index) {
+    const OperandDef* slot = slot_for(opdef.operands, index);
+    if (slot == nullptr) return;
+    const Type& ty = types[index];
+    const Constraint& constraint = slot->constraint;
+    if (constraint.same_as().has_value()) {
+      const std::size_t ref_index = *constraint.same_as();
+      const Type& ref = types.at(ref_index);
+      if (ty != ref) {
+        throw OpCheckError("type", "operand #" + std::to_string(index) + " '" + slot->name + "' has type " +
+                                       ty.text() + ", expected " + ref.text() + " (the type of operand #" +
+                                       std::to_string(ref_index) + " '" + constraint.same_as_name() + "')");
+      }
+    } else if (!constraint.admits(ty)) {
+      std::string rule = constraint.is_address_space_mismatch(ty) ? "addrspace" : "type";
+      throw OpCheckError(rule, "operand #" + std::to_string(index) + " '" + slot->name + "' has type " + ty.text() +
+                                   ", expected " + constraint.text());
+    }
+  }
+}
+
+void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const Type& num_type) {
+  for (const AttrDef& adef : defs) {
+    if (!attrs.contains(adef.name)) throw OpCheckError("attr", "missing attribute '" + adef.name + "'");
+  }
+  if (attrs.size() != defs.size()) {
+    for (const auto& [name, value] : attrs) {  // AttrMap iterates in sorted order
+      bool known = false;
+      for (const AttrDef& adef : defs) known = known || adef.name == name;
+      if (!known) throw OpCheckError("attr", "unknown attribute '" + name + "'");
+    }
+  }
+  for (const AttrDef& adef : defs) {
+    std::optional<std::string> problem = check_attr_value(adef, attrs.find(adef.name)->second, num_type);
+    if (problem.has_value()) throw OpCheckError("attr", *problem);
+  }
+}
+
+std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                           const std::optional<std::vector<Type>>& result_types) {
+  check_operand_count(opdef, operand_types.size());
+  if (result_types.has_value()) check_result_count(opdef, result_types->size());
+  check_operand_types(opdef, operand_types);
+  Type num_type = (result_types.has_value() && !result_types->empty()) ? (*result_types)[0] : Type();
+  check_attrs(opdef.attrs, attrs, num_type);
+  const std::string& rule = opdef.type_rule;
+  std::vector<Type> results;
+  if (is_explicit_rule(rule)) {
+    results = rule == "explicit" ? explicit_results(opdef, result_types)
+                                 : cast_results(opdef, operand_types.at(0), result_types);
+  } else {
+    results = computed_results(opdef, operand_types, attrs);
+    if (result_types.has_value() && results != *result_types) {
+      if (results.size() != result_types->size()) {
+        throw OpCheckError("type", std::string("has ") + std::to_string(result_types->size()) + " results, expected " +
+                                       std::to_string(results.size()) + " (type rule " + rule + ")");
+      }
+      for (std::size_t index = 0; index < results.size(); ++index) {
+        const Type& got = (*result_types)[index];
+        const Type& want = results[index];
+        if (got != want) {
+          throw OpCheckError("type", "result #" + std::to_string(index) + " has type " + got.text() + ", expected " +
+                                         want.text() + " (type rule " + rule + ")");
+        }
+      }
+    }
+  }
+  run_checks(opdef, operand_types, attrs);
+  return results;
+}
+
+}  // namespace rocke::ir

@@ -1,0 +1,235 @@
+// Python twin: rocke/ir/verifier.py
+// Each method is the twin of the Python method of the same name (same checks, same order).
+#include "rocke/ir/verifier.hpp"
+
+#include <unordered_map>
+
+#include "rocke/ir/errors.hpp"
+#include "rocke/ir/facts.hpp"
+#include "rocke/ir/names.hpp"
+#include "rocke/ir/typecheck.hpp"
+
+namespace rocke::ir {
+
+namespace {
+
+const Constraint& param_types() {
+  static const Constraint constraint(format_facts().param_types);
+  return constraint;
+}
+
+void check_attr_dict(const AttrMap& attrs, const std::vector<AttrDef>& defs, const std::string& where) {
+  try {
+    check_attrs(defs, attrs, Type());
+  } catch (const OpCheckError& exc) {
+    throw VerifyError(exc.rule(), where, exc.detail());
+  }
+}
+
+std::vector<Type> value_types(const Values& values) {
+  std::vector<Type> out;
+  out.reserve(values.size());
+  for (const Value* v : values) out.push_back(v->type);
+  return out;
+}
+
+class Verifier {
+ public:
+  Verifier(const KernelDef& kernel, const ArchLike* arch) : kernel_(kernel), arch_(arch) {}
+
+  void run() {
+    const std::string where = "kernel @" + kernel_.name;
+    if (!is_kernel_name(kernel_.name)) throw VerifyError("kernel", "kernel", "invalid kernel name");
+    check_attr_dict(kernel_.attrs, kernel_attrs(), where);
+    for (std::size_t index = 0; index < kernel_.params.size(); ++index) param(index, kernel_.params[index]);
+    const Region* body = kernel_.body;
+    if (body == nullptr || !body->args.empty()) {
+      throw VerifyError("region", where, "the body must be a Region without arguments");
+    }
+    region(*body, "body", 1, nullptr);
+  }
+
+ private:
+  Value* define(Value* value, const std::string& where, const std::string& what) {
+    if (value == nullptr || value->type.is_none()) {
+      throw VerifyError("structure", where, what + " must be a Value with a Type");
+    }
+    if (value->id < 0 || value->id > format_facts().max_value_id) {
+      throw VerifyError("structure", where, what + " has an invalid id");
+    }
+    if (defined_.contains(value->id)) {
+      throw VerifyError("ssa", where, "value id %" + std::to_string(value->id) + " is defined twice");
+    }
+    if (value->name.has_value() && !is_hint(*value->name)) {
+      throw VerifyError("name", where, what + " %" + std::to_string(value->id) + " has an invalid name hint");
+    }
+    defined_[value->id] = value;
+    return value;
+  }
+
+  void param(std::size_t index, const Param& p) {
+    std::string where = "param #" + std::to_string(index);
+    Value* value = define(p.value, where, "the param value");
+    where = "param #" + std::to_string(index) + " %" + std::to_string(value->id);
+    if (!param_types().admits(value->type)) {
+      throw VerifyError("param", where,
+                        "type " + value->type.text() + " is not allowed; allowed: " + param_types().text());
+    }
+    static const std::vector<AttrDef> kNone;
+    check_attr_dict(p.attrs, value->type.is_ptr() ? param_attrs() : kNone, where);
+    auto readonly = p.attrs.find("readonly");
+    auto writeonly = p.attrs.find("writeonly");
+    if (readonly != p.attrs.end() && readonly->second.truthy() && writeonly != p.attrs.end() &&
+        writeonly->second.truthy()) {
+      throw VerifyError("param", where, "readonly and writeonly exclude each other");
+    }
+    visible_[value->id] = value;
+  }
+
+  // Verify region's ops; its args and results stop being visible when it ends.
+  void region(const Region& reg, const std::string& path, std::int64_t depth, const RegionDef* rdef) {
+    std::vector<std::int64_t> added;
+    for (const Value* value : reg.args) added.push_back(value->id);
+    const std::size_t count = reg.ops.size();
+    for (std::size_t index = 0; index < count; ++index) {
+      std::string loc = path + "[" + std::to_string(index) + "]";
+      const Op* op = reg.ops[index];
+      if (op == nullptr) throw VerifyError("structure", "op at " + loc, "expected an Op, got NoneType");
+      check_op_at(*op, loc, depth, index == count - 1 ? rdef : nullptr);
+      for (const Value* value : op->results) added.push_back(value->id);
+    }
+    for (std::int64_t id : added) visible_.erase(id);
+  }
+
+  static std::string where_of(const Op& op, const std::string& loc) {
+    std::string ref;
+    if (!op.results.empty() && op.results[0] != nullptr) ref = " %" + std::to_string(op.results[0]->id);
+    return op.opcode + ref + " at " + loc;
+  }
+
+  void check_op_at(const Op& op, const std::string& loc, std::int64_t depth, const RegionDef* ending) {
+    const std::string where = where_of(op, loc);
+    const OpDef* opdef = find_op(op.opcode);
+    if (opdef == nullptr) throw VerifyError("opcode", where, "unknown op");
+    for (const Region* r : op.regions) {
+      if (r == nullptr) throw VerifyError("structure", where, "attrs must be a dict and regions Regions");
+    }
+    std::vector<Type> types;
+    for (std::size_t index = 0; index < op.operands.size(); ++index) {
+      const Value* value = op.operands[index];
+      if (value == nullptr || value->type.is_none()) {
+        throw VerifyError("structure", where, "operand #" + std::to_string(index) + " must be a Value with a Type");
+      }
+      auto seen = visible_.find(value->id);
+      if (seen == visible_.end() || seen->second != value) {
+        auto def = defined_.find(value->id);
+        std::string detail = (def != defined_.end() && def->second == value)
+                                 ? "operand #" + std::to_string(index) + " %" + std::to_string(value->id) +
+                                       " is not visible here"
+                                 : "operand #" + std::to_string(index) + " %" + std::to_string(value->id) +
+                                       " is not defined before this op";
+        throw VerifyError("dominance", where, detail);
+      }
+      types.push_back(value->type);
+    }
+    for (std::size_t index = 0; index < op.results.size(); ++index) {
+      define(op.results[index], where, "result #" + std::to_string(index));
+    }
+    std::vector<Type> result_types = value_types(op.results);
+    try {
+      check_op(*opdef, types, op.attrs, result_types);
+    } catch (const OpCheckError& exc) {
+      throw VerifyError(exc.rule(), where, exc.detail());
+    }
+    placement(*opdef, where, depth, ending);
+    arch(*opdef, op, where, types);
+    regions(*opdef, op, where, loc, depth, types, result_types);
+    for (Value* value : op.results) visible_[value->id] = value;
+  }
+
+  void placement(const OpDef& opdef, const std::string& where, std::int64_t depth, const RegionDef* ending) {
+    if (opdef.placement == "kernel_body" && depth != 1) {
+      throw VerifyError("placement", where, "only allowed directly in the kernel body");
+    }
+    if (opdef.placement == "terminator" && (ending == nullptr || ending->terminator != opdef.name)) {
+      throw VerifyError("placement", where, "must be the last op of a region it terminates");
+    }
+  }
+
+  void arch(const OpDef& opdef, const Op& op, const std::string& where, const std::vector<Type>& types) {
+    if (arch_ == nullptr) return;
+    if (!opdef.feature.empty() && !arch_->has_feature(opdef.feature)) {
+      throw VerifyError("arch", where,
+                        "needs feature '" + opdef.feature + "', which " + arch_->arch_name() + " does not have");
+    }
+    if (opdef.arch_rule == "mma_signature") {
+      const std::string& op_id = op.attrs.find("op_id")->second.s;
+      std::optional<std::array<Type, 3>> signature = arch_->mma_signature(op_id);
+      if (!signature.has_value()) {
+        throw VerifyError("arch", where, "op_id '" + op_id + "' is not available on " + arch_->arch_name());
+      }
+      std::vector<Type> sig(signature->begin(), signature->end());
+      if (sig != types) {
+        throw VerifyError("arch", where,
+                          "op_id '" + op_id + "' on " + arch_->arch_name() + " takes (a, b, c) = " + types_text(sig) +
+                              ", got " + types_text(types));
+      }
+    }
+  }
+
+  void regions(const OpDef& opdef, const Op& op, const std::string& where, const std::string& loc, std::int64_t depth,
+               const std::vector<Type>& types, const std::vector<Type>& result_types) {
+    if (op.regions.size() != opdef.regions.size()) {
+      throw VerifyError("region", where,
+                        std::string("has ") + std::to_string(op.regions.size()) + " regions, expected " +
+                            std::to_string(opdef.regions.size()));
+    }
+    const std::int64_t max_depth = format_facts().max_region_depth;
+    if (!op.regions.empty() && depth >= max_depth) {
+      throw VerifyError("region", where, "region nesting deeper than " + std::to_string(max_depth));
+    }
+    for (std::size_t r = 0; r < op.regions.size(); ++r) {
+      const Region& reg = *op.regions[r];
+      const RegionDef& rdef = opdef.regions[r];
+      std::vector<Type> expected;
+      if (rdef.args == "for_body") {
+        expected.push_back(types.at(0));
+        expected.insert(expected.end(), types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()),
+                        types.end());
+      }
+      for (std::size_t index = 0; index < reg.args.size(); ++index) {
+        define(reg.args[index], where, "region '" + rdef.name + "' argument #" + std::to_string(index));
+      }
+      std::vector<Type> got = value_types(reg.args);
+      if (got != expected) {
+        throw VerifyError("region", where,
+                          "region '" + rdef.name + "' has arguments " + types_text(got) + ", expected " +
+                              types_text(expected));
+      }
+      for (Value* value : reg.args) visible_[value->id] = value;
+      const std::string path = loc + "." + rdef.name;
+      const Op* last = reg.ops.empty() ? nullptr : reg.ops.back();
+      if (last == nullptr || last->opcode != rdef.terminator) {
+        throw VerifyError("region", where, "region '" + rdef.name + "' must end with " + rdef.terminator);
+      }
+      region(reg, path, depth + 1, &rdef);
+      std::vector<Type> yielded = value_types(reg.ops.back()->operands);
+      if (yielded != result_types) {
+        throw VerifyError("yield", where,
+                          "region '" + rdef.name + "' yields " + types_text(yielded) + ", expected " +
+                              types_text(result_types));
+      }
+    }
+  }
+
+  const KernelDef& kernel_;
+  const ArchLike* arch_;
+  std::unordered_map<std::int64_t, Value*> visible_;
+  std::unordered_map<std::int64_t, Value*> defined_;
+};
+
+}  // namespace
+
+void verify(const KernelDef& kernel, const ArchLike* arch) { Verifier(kernel, arch).run(); }
+
+}  // namespace rocke::ir

@@ -1,0 +1,471 @@
+// Python twin: rocke/ir/parser.py
+// Each method below is the twin of the Python method of the same name, check for check and in
+// the same order, so both engines report the same first error at the same position.
+#include "rocke/text/parser.hpp"
+
+#include <limits>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "rocke/ir/errors.hpp"
+#include "rocke/ir/facts.hpp"
+#include "rocke/ir/floats.hpp"
+#include "rocke/ir/names.hpp"
+#include "rocke/ir/typecheck.hpp"
+#include "rocke/text/lexer.hpp"
+
+namespace rocke::text {
+
+namespace {
+
+using ir::AttrDef;
+using ir::AttrMap;
+using ir::AttrValue;
+using ir::Op;
+using ir::OpDef;
+using ir::Region;
+using ir::Type;
+using ir::Value;
+
+// One parsed attribute: name, name token, value token, type text, type token.
+struct RawAttr {
+  std::string_view name;
+  Token name_tok;
+  Token value_tok;
+  std::string attr_type;
+  Token type_tok;
+};
+
+// An integer literal of at most max_int_digits digits (wider than int64 when long).
+struct IntLiteral {
+  __int128 value;
+  bool fits_int64;
+};
+
+const ir::Constraint& param_types() {
+  static const ir::Constraint constraint(ir::format_facts().param_types);
+  return constraint;
+}
+
+std::size_t id_digits() { return std::to_string(ir::format_facts().max_value_id).size(); }
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text), arena_(std::make_unique<ir::Arena>()) {}
+
+  ir::KernelDef parse();
+
+ private:
+  // ------------------------------------------------------------------ token helpers
+  static ParseError error(const Token& tok, const std::string& what) { return ParseError(tok.line, tok.col, what); }
+
+  const Token& peek() const { return toks_[pos_]; }
+
+  Token take() {
+    Token tok = toks_[pos_];
+    if (tok.kind != TokenKind::Eof) ++pos_;
+    return tok;
+  }
+
+  Token expect_punct(std::string_view punct) {
+    Token tok = take();
+    if (tok.kind != TokenKind::Punct || tok.text != punct) {
+      throw error(tok, "expected '" + std::string(punct) + "', found " + describe_token(tok));
+    }
+    return tok;
+  }
+
+  Token expect_word(std::string_view word) {
+    Token tok = take();
+    if (tok.kind != TokenKind::Ident || tok.text != word) {
+      throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
+    }
+    return tok;
+  }
+
+  void expect_end_of_line() {
+    Token tok = take();
+    if (tok.kind != TokenKind::Nl) throw error(tok, "expected end of line, found " + describe_token(tok));
+  }
+
+  void skip_blank_lines() {
+    while (toks_[pos_].kind == TokenKind::Nl) ++pos_;
+  }
+
+  bool at_punct(std::string_view punct) const {
+    const Token& tok = toks_[pos_];
+    return tok.kind == TokenKind::Punct && tok.text == punct;
+  }
+
+  std::pair<Type, Token> parse_type() {
+    Token tok = peek();
+    Type ty = ir::parse_type_tokens(toks_, pos_);
+    return {ty, tok};
+  }
+
+  // ------------------------------------------------------------------ literals and ids
+  std::int64_t value_id(const Token& tok) const {
+    std::string_view digits = tok.text.substr(1);
+    const std::int64_t max_id = ir::format_facts().max_value_id;
+    if (digits.size() > id_digits() || std::stoll(std::string(digits)) > max_id) {
+      throw error(tok, "value id too large (max " + std::to_string(max_id) + ")");
+    }
+    if (digits.size() > 1 && digits[0] == '0') throw error(tok, "value id with a leading zero: " + echo(tok.text));
+    return std::stoll(std::string(digits));
+  }
+
+  IntLiteral int_literal(const Token& tok) const {
+    std::string_view digits = tok.text;
+    bool negative = !digits.empty() && digits[0] == '-';
+    if (negative) digits.remove_prefix(1);
+    const std::int64_t max_digits = ir::format_facts().max_int_digits;
+    if (static_cast<std::int64_t>(digits.size()) > max_digits) {
+      throw error(tok, "integer literal too long (max " + std::to_string(max_digits) + " digits)");
+    }
+    if ((digits.size() > 1 && digits[0] == '0') || tok.text == "-0") {
+      throw error(tok, "integer literal with a leading zero or negative zero: " + echo(tok.text));
+    }
+    __int128 value = 0;
+    for (char c : digits) value = value * 10 + (c - '0');  // at most max_int_digits (20) digits
+    if (negative) value = -value;
+    bool fits = value >= std::numeric_limits<std::int64_t>::min() && value <= std::numeric_limits<std::int64_t>::max();
+    return IntLiteral{value, fits};
+  }
+
+  double float_literal(const Token& tok) const {
+    std::string_view digits = tok.text.substr(2);
+    bool ok = digits.size() == 16;
+    for (char c : digits) ok = ok && ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'));
+    if (!ok) throw error(tok, "float literal must be 0x followed by 16 upper-case hex digits");
+    std::uint64_t bits = std::stoull(std::string(digits), nullptr, 16);
+    double value = ir::bits_to_float(bits);
+    if (ir::float_to_bits(value) != bits) throw error(tok, "non-canonical NaN (NaN is written 0x7FF8000000000000)");
+    return value;
+  }
+
+  // ------------------------------------------------------------------ definitions and uses
+  Value* define(const Token& tok, Type ty, ir::Hint hint) {
+    std::int64_t id = value_id(tok);
+    if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is defined twice");
+    defined_.insert(id);
+    return arena_->value(id, ty, std::move(hint));
+  }
+
+  Value* use(const Token& tok) {
+    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+    std::int64_t id = value_id(tok);
+    auto it = visible_.find(id);
+    if (it == visible_.end()) {
+      if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is not visible here");
+      throw error(tok, "use of undefined value %" + std::to_string(id));
+    }
+    return it->second;
+  }
+
+  // %ID ["HINT"] : TYPE; returns the value and its type token.
+  std::pair<Value*, Token> definition() {
+    Token tok = take();
+    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+    ir::Hint hint;
+    if (peek().kind == TokenKind::Str) {
+      Token hint_tok = take();
+      hint = std::string(hint_tok.text.substr(1, hint_tok.text.size() - 2));
+      if (!ir::is_hint(*hint)) throw error(hint_tok, "invalid name hint " + echo(hint_tok.text));
+    }
+    expect_punct(":");
+    auto [ty, type_tok] = parse_type();
+    return {define(tok, ty, std::move(hint)), type_tok};
+  }
+
+  // ------------------------------------------------------------------ attributes
+  // {NAME = VALUE : TYPE, ...} with names strictly increasing.
+  std::vector<RawAttr> raw_attrs() {
+    expect_punct("{");
+    std::vector<RawAttr> entries;
+    if (at_punct("}")) {
+      take();
+      return entries;
+    }
+    while (true) {
+      Token name_tok = take();
+      if (name_tok.kind != TokenKind::Ident) {
+        throw error(name_tok, "expected an attribute name, found " + describe_token(name_tok));
+      }
+      if (!entries.empty() && name_tok.text <= entries.back().name) {
+        std::string what =
+            name_tok.text == entries.back().name ? "duplicate attribute" : "attributes must be sorted by name:";
+        throw error(name_tok, what + " '" + echo(name_tok.text) + "'");
+      }
+      expect_punct("=");
+      Token value_tok = take();
+      bool is_literal = value_tok.kind == TokenKind::Int || value_tok.kind == TokenKind::Hex ||
+                        value_tok.kind == TokenKind::Str;
+      bool is_bool = value_tok.kind == TokenKind::Ident && (value_tok.text == "true" || value_tok.text == "false");
+      if (!is_literal && !is_bool) {
+        throw error(value_tok, "expected an attribute value, found " + describe_token(value_tok));
+      }
+      expect_punct(":");
+      Token type_tok = peek();
+      std::string attr_type;
+      if (type_tok.kind == TokenKind::Ident && (type_tok.text == "bool" || type_tok.text == "str")) {
+        take();
+        attr_type = std::string(type_tok.text);
+      } else {
+        attr_type = parse_type().first.text();
+      }
+      entries.push_back(RawAttr{name_tok.text, name_tok, value_tok, std::move(attr_type), type_tok});
+      Token sep = take();
+      if (sep.kind == TokenKind::Punct && sep.text == "}") return entries;
+      if (sep.kind != TokenKind::Punct || sep.text != ",") {
+        throw error(sep, "expected ',' or '}', found " + describe_token(sep));
+      }
+    }
+  }
+
+  AttrValue attr_value(const AttrDef& adef, const RawAttr& raw, const Type& num_type) {
+    const std::string name(raw.name);
+    const std::string& kind = adef.kind;
+    TokenKind want;
+    if (kind == "num") {
+      if (!num_type.is_scalar()) {
+        throw error(raw.type_tok, "attribute '" + name + "' needs an int or float scalar result type");
+      }
+      if (raw.attr_type != num_type.text()) {
+        throw error(raw.type_tok,
+                    "attribute '" + name + "' has type " + raw.attr_type + ", expected " + num_type.text());
+      }
+      want = num_type.is_int() ? TokenKind::Int : TokenKind::Hex;
+    } else {
+      if (raw.attr_type != kind) {
+        throw error(raw.type_tok, "attribute '" + name + "' has type " + raw.attr_type + ", expected " + kind);
+      }
+      want = kind == "bool" ? TokenKind::Ident : (kind == "str" ? TokenKind::Str : TokenKind::Int);
+    }
+    const Token& value_tok = raw.value_tok;
+    if (value_tok.kind != want) {
+      throw error(value_tok, "attribute '" + name + "' value " + describe_token(value_tok) + " does not fit its type");
+    }
+    AttrValue value;
+    if (want == TokenKind::Ident) {
+      value = AttrValue::boolean(value_tok.text == "true");
+    } else if (want == TokenKind::Str) {
+      value = AttrValue::string(std::string(value_tok.text.substr(1, value_tok.text.size() - 2)));
+    } else if (want == TokenKind::Hex) {
+      value = AttrValue::real(float_literal(value_tok));
+    } else {
+      IntLiteral literal = int_literal(value_tok);
+      if (!literal.fits_int64) {
+        throw error(value_tok, *ir::check_wide_int_attr(adef, value_tok.text, num_type));
+      }
+      value = AttrValue::integer(static_cast<std::int64_t>(literal.value));
+    }
+    std::optional<std::string> problem = ir::check_attr_value(adef, value, num_type);
+    if (problem.has_value()) throw error(value_tok, *problem);
+    return value;
+  }
+
+  // Same order as the verifier: missing (table order), unknown (sorted = text order), values.
+  AttrMap attrs_for(const std::vector<AttrDef>& defs, const std::vector<RawAttr>& raws, const Token& at,
+                    const std::string& owner, const Type& num_type) {
+    auto raw_named = [&](std::string_view name) -> const RawAttr* {
+      for (const RawAttr& r : raws) {
+        if (r.name == name) return &r;
+      }
+      return nullptr;
+    };
+    for (const AttrDef& adef : defs) {
+      if (raw_named(adef.name) == nullptr) throw error(at, "missing attribute '" + adef.name + "' for " + owner);
+    }
+    for (const RawAttr& raw : raws) {
+      bool known = false;
+      for (const AttrDef& adef : defs) known = known || adef.name == raw.name;
+      if (!known) throw error(raw.name_tok, "unknown attribute '" + echo(raw.name) + "' for " + owner);
+    }
+    AttrMap attrs;
+    for (const AttrDef& adef : defs) attrs.emplace(adef.name, attr_value(adef, *raw_named(adef.name), num_type));
+    return attrs;
+  }
+
+  // ------------------------------------------------------------------ structure
+  ir::Param param();
+  std::vector<Op*> region_ops(std::int64_t depth);
+  Op* op(std::int64_t depth);
+  std::vector<Region*> regions(const OpDef& opdef, std::int64_t depth);
+
+  std::string_view text_;
+  std::vector<Token> toks_;
+  std::size_t pos_ = 0;
+  std::unordered_map<std::int64_t, Value*> visible_;
+  std::unordered_set<std::int64_t> defined_;
+  std::unique_ptr<ir::Arena> arena_;
+};
+
+ir::KernelDef Parser::parse() {
+  check_characters(text_);
+  const std::string& version = ir::format_facts().version;
+  std::size_t newline = text_.find('\n');
+  std::string_view header = newline == std::string_view::npos ? text_ : text_.substr(0, newline);
+  if (header != version) {
+    if (header.starts_with("rocke.ir/")) {
+      throw ParseError(1, 1, "unsupported version '" + echo(header) + "' (expected '" + version + "')");
+    }
+    throw ParseError(1, 1, "expected version header '" + version + "'");
+  }
+  if (newline != std::string_view::npos) {
+    toks_ = tokenize(text_, header.size() + 1, 2);
+  } else {
+    toks_ = {Token{TokenKind::Eof, text_.substr(text_.size()), 1, static_cast<std::int64_t>(header.size()) + 1}};
+  }
+  skip_blank_lines();
+  expect_word("kernel");
+  Token sym = take();
+  if (sym.kind != TokenKind::Sym || !ir::is_kernel_name(sym.text.substr(1))) {
+    throw error(sym, "expected @NAME (letters, digits, '_'), found " + describe_token(sym));
+  }
+  std::string name(sym.text.substr(1));
+  Token at = peek();
+  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+  AttrMap kernel_attrs = attrs_for(ir::kernel_attrs(), raws, at, "kernel @" + name, Type());
+  expect_end_of_line();
+  std::vector<ir::Param> params;
+  skip_blank_lines();
+  while (peek().kind == TokenKind::Ident && peek().text == "param") {
+    params.push_back(param());
+    skip_blank_lines();
+  }
+  expect_word("body");
+  expect_punct("{");
+  expect_end_of_line();
+  Region* body = arena_->region({}, region_ops(1));
+  skip_blank_lines();
+  const Token& tok = peek();
+  if (tok.kind != TokenKind::Eof) throw error(tok, "unexpected " + describe_token(tok) + " after the kernel body");
+  return ir::KernelDef(std::move(name), std::move(params), std::move(kernel_attrs), body, std::move(arena_));
+}
+
+ir::Param Parser::param() {
+  take();
+  auto [value, type_tok] = definition();
+  if (!param_types().admits(value->type)) {
+    throw error(type_tok, "type " + value->type.text() + " is not allowed for kernel params; allowed: " +
+                              param_types().text());
+  }
+  Token at = peek();
+  AttrMap attrs;
+  if (value->type.is_ptr()) {
+    std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+    attrs = attrs_for(ir::param_attrs(), raws, at, "param %" + std::to_string(value->id), Type());
+  } else if (at_punct("{")) {
+    throw error(at, "attributes apply only to pointer params");
+  }
+  expect_end_of_line();
+  visible_[value->id] = value;
+  return ir::Param{value, std::move(attrs)};
+}
+
+std::vector<Op*> Parser::region_ops(std::int64_t depth) {
+  std::vector<Op*> ops;
+  std::vector<std::int64_t> results_here;
+  while (true) {
+    skip_blank_lines();
+    const Token& tok = peek();
+    if (tok.kind == TokenKind::Punct && tok.text == "}") {
+      take();
+      break;
+    }
+    if (tok.kind == TokenKind::Eof) throw error(tok, "expected '}' before end of input");
+    Op* parsed = op(depth);
+    ops.push_back(parsed);
+    for (const Value* value : parsed->results) results_here.push_back(value->id);
+  }
+  for (std::int64_t id : results_here) visible_.erase(id);
+  return ops;
+}
+
+Op* Parser::op(std::int64_t depth) {
+  ir::Values results;
+  if (peek().kind == TokenKind::Value) {
+    while (true) {
+      results.push_back(definition().first);
+      if (!at_punct(",")) break;
+      take();
+    }
+    expect_punct("=");
+  }
+  Token name_tok = take();
+  if (name_tok.kind != TokenKind::Ident) {
+    throw error(name_tok, "expected an op name, found " + describe_token(name_tok));
+  }
+  const OpDef* opdef = ir::find_op(name_tok.text);
+  if (opdef == nullptr) throw error(name_tok, "unknown op '" + echo(name_tok.text) + "'");
+  ir::Values operands;
+  if (peek().kind == TokenKind::Value) {
+    while (true) {
+      operands.push_back(use(take()));
+      if (!at_punct(",")) break;
+      take();
+    }
+  }
+  try {
+    ir::check_result_count(*opdef, results.size());
+    ir::check_operand_count(*opdef, operands.size());
+  } catch (const ir::OpCheckError& exc) {
+    throw error(name_tok, opdef->name + " " + exc.detail());
+  }
+  Token at = peek();
+  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+  Type num_type = results.empty() ? Type() : results[0]->type;
+  AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
+  std::vector<Region*> parsed_regions = regions(*opdef, depth);
+  expect_end_of_line();
+  for (Value* value : results) visible_[value->id] = value;
+  return arena_->op(opdef->name, std::move(operands), std::move(results), std::move(attrs), std::move(parsed_regions));
+}
+
+std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
+  std::vector<Region*> out;
+  const std::int64_t max_depth = ir::format_facts().max_region_depth;
+  while (peek().kind == TokenKind::Ident) {
+    Token name_tok = take();
+    std::size_t index = out.size();
+    if (index >= opdef.regions.size()) {
+      std::size_t n = opdef.regions.size();
+      throw error(name_tok, "unexpected '" + echo(name_tok.text) + "': " + opdef.name + " has " + std::to_string(n) +
+                                " region" + (n != 1 ? "s" : ""));
+    }
+    const std::string& expected = opdef.regions[index].name;
+    if (name_tok.text != expected) {
+      throw error(name_tok, "expected region '" + expected + "', found '" + echo(name_tok.text) + "'");
+    }
+    ir::Values args;
+    if (at_punct("(")) {
+      take();
+      if (!at_punct(")")) {
+        while (true) {
+          args.push_back(definition().first);
+          if (!at_punct(",")) break;
+          take();
+        }
+      }
+      expect_punct(")");
+    }
+    Token brace = expect_punct("{");
+    if (depth + 1 > max_depth) throw error(brace, "region nesting deeper than " + std::to_string(max_depth));
+    expect_end_of_line();
+    for (Value* value : args) visible_[value->id] = value;
+    std::vector<Op*> ops = region_ops(depth + 1);
+    for (Value* value : args) visible_.erase(value->id);
+    out.push_back(arena_->region(std::move(args), std::move(ops)));
+  }
+  if (out.size() != opdef.regions.size()) {
+    throw error(peek(), opdef.name + " needs region '" + opdef.regions[out.size()].name + "'");
+  }
+  return out;
+}
+
+}  // namespace
+
+ir::KernelDef parse_kernel(std::string_view text) { return Parser(text).parse(); }
+
+}  // namespace rocke::text

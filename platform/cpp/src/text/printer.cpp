@@ -1,0 +1,131 @@
+// Python twin: rocke/ir/printer.py
+#include "rocke/text/printer.hpp"
+
+#include <vector>
+
+#include "rocke/errors.hpp"
+#include "rocke/ir/facts.hpp"
+
+namespace rocke::text {
+
+namespace {
+
+using ir::AttrDef;
+using ir::KernelDef;
+using ir::Op;
+using ir::Region;
+using ir::Type;
+using ir::Value;
+
+// The printer trusts its input, but a missing attribute is Python's KeyError, not a crash.
+const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) {
+  auto it = attrs.find(name);
+  if (it == attrs.end()) throw KeyError("'" + name + "'");
+  return it->second;
+}
+
+void put_id(std::string& out, const Value* value) {
+  out += '%';
+  out += std::to_string(value->id);
+}
+
+void put_def(std::string& out, const Value* value) {
+  put_id(out, value);
+  if (value->name.has_value() && !value->name->empty()) {
+    out += " \"";
+    out += *value->name;
+    out += '"';
+  }
+  out += " : ";
+  out += value->type.text();
+}
+
+void put_attr_dict(std::string& out, const Op& op) {
+  const ir::OpDef& opdef = ir::get_op(op.opcode);
+  if (opdef.attrs.empty()) return;
+  Type num_type = op.results.empty() ? Type() : op.results[0]->type;
+  out += " {";
+  bool first = true;
+  for (const AttrDef& adef : opdef.attrs) {
+    if (!first) out += ", ";
+    first = false;
+    out += ir::format_attr(adef.kind, adef.name, attr_at(op.attrs, adef.name), num_type);
+  }
+  out += '}';
+}
+
+void put_region(std::string& out, const Region& region, std::size_t depth) {
+  const std::string pad(static_cast<std::size_t>(ir::format_facts().indent) * depth, ' ');
+  for (const Op* op : region.ops) {
+    std::string head = pad;
+    if (!op->results.empty()) {
+      for (std::size_t i = 0; i < op->results.size(); ++i) {
+        if (i != 0) head += ", ";
+        put_def(head, op->results[i]);
+      }
+      head += " = ";
+    }
+    head += op->opcode;
+    for (std::size_t i = 0; i < op->operands.size(); ++i) {
+      head += i == 0 ? " " : ", ";
+      put_id(head, op->operands[i]);
+    }
+    put_attr_dict(head, *op);
+    if (op->regions.empty()) {
+      out += head;
+      out += '\n';
+      continue;
+    }
+    const ir::OpDef& opdef = ir::get_op(op->opcode);
+    for (std::size_t r = 0; r < op->regions.size(); ++r) {
+      const Region& inner = *op->regions[r];
+      out += head;
+      out += ' ';
+      out += opdef.regions.at(r).name;
+      if (!inner.args.empty()) {
+        out += '(';
+        for (std::size_t i = 0; i < inner.args.size(); ++i) {
+          if (i != 0) out += ", ";
+          put_def(out, inner.args[i]);
+        }
+        out += ')';
+      }
+      out += " {\n";
+      put_region(out, inner, depth + 1);
+      head = pad + "}";
+    }
+    out += head;
+    out += '\n';
+  }
+}
+
+std::string attr_list(const std::vector<AttrDef>& defs, const ir::AttrMap& attrs) {
+  std::string out;
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += ir::format_attr(defs[i].kind, defs[i].name, attr_at(attrs, defs[i].name), Type());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string print_kernel(const KernelDef& kernel) {
+  std::string out;
+  out.reserve(4096);
+  out += ir::format_facts().version;
+  out += '\n';
+  out += "kernel @" + kernel.name + " {" + attr_list(ir::kernel_attrs(), kernel.attrs) + "}\n";
+  for (const ir::Param& param : kernel.params) {
+    out += "param ";
+    put_def(out, param.value);
+    if (param.value->type.is_ptr()) out += std::string(" {") + attr_list(ir::param_attrs(), param.attrs) + "}";
+    out += '\n';
+  }
+  out += "body {\n";
+  put_region(out, *kernel.body, 1);
+  out += "}\n";
+  return out;
+}
+
+}  // namespace rocke::text
