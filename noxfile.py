@@ -139,35 +139,38 @@ def _ensure_lld(session: nox.Session) -> None:
         session.warn("ld.lld not available: HSACO link tests will be skipped (install Debian package lld-19)")
 
 
-def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22) -> None:
+def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22, gate: str | None = None) -> None:
+    """The lane's marked tests, then (if any) its gate over every registered family's configs."""
     install_stack(session, llvmlite=llvmlite)
     if marker.startswith("validity"):
         _ensure_lld(session)
     pytest(session, "platform/tests", "library/tests", marker=marker)
+    if gate:
+        session.run("rocke", "check", gate, "--jobs", str(os.cpu_count() or 1))
 
 
 @nox.session
 def parity(session: nox.Session) -> None:
     """Python engine == C++ engine, byte for byte."""
-    _marker_lane(session, "parity")
+    _marker_lane(session, "parity", gate="parity")
 
 
 @nox.session
 def golden(session: nox.Session) -> None:
     """Strict golden store checks."""
-    _marker_lane(session, "golden")
+    _marker_lane(session, "golden", gate="golden")
 
 
 @nox.session
 def validity(session: nox.Session) -> None:
     """Everything through the real LLVM 22 (llvmlite 0.48-0.50)."""
-    _marker_lane(session, "validity")
+    _marker_lane(session, "validity", gate="validity")
 
 
 @nox.session
 def validity_llvm20(session: nox.Session) -> None:
     """The llvm20 flavor through the real LLVM 20 (llvmlite 0.45-0.47), in its own environment."""
-    _marker_lane(session, "validity_llvm20", llvmlite=LLVM20)
+    _marker_lane(session, "validity_llvm20", llvmlite=LLVM20, gate="validity")
 
 
 @nox.session

@@ -17,6 +17,8 @@ import pytest
 from rocke.ir.samples import axpy, block_reduce, buffer_copy, gemm_mfma
 from rocke.lower import lower
 
+pytestmark = pytest.mark.golden
+
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden_ll"
 BLESS = os.environ.get("ROCKE_BLESS") == "1"
 # kernel builder, arch: a wave64 CDNA kernel, LDS + loop + barrier on wave32 RDNA3, buffers and the

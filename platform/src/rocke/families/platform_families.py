@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from rocke.families import elementwise, gemm
 from rocke.families.registry import Family
+
+OWNER = "rocke"
+PACKAGE = "rocke.families"  # holds configs/<name>.cfg
+CPP_ENGINE = "rocke_engine"
+NATIVE_EMITTER = "rocke-emit"
 
 
 def provide() -> list[Family]:
-    """Platform's families; filled as platform families land."""
-    return []
+    """Platform's families, sorted by name."""
+    return [
+        Family("elementwise", OWNER, spec=elementwise.ElementwiseSpec, build=elementwise.build, package=PACKAGE,
+               cpp_engine=CPP_ENGINE, native_emitter=NATIVE_EMITTER, launch=elementwise.launch,
+               reference=elementwise.reference),
+        Family("gemm", OWNER, spec=gemm.GemmSpec, build=gemm.build, package=PACKAGE, cpp_engine=CPP_ENGINE,
+               native_emitter=NATIVE_EMITTER, launch=gemm.launch, reference=gemm.reference),
+    ]

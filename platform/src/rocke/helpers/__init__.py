@@ -1,1 +1,106 @@
-"""rocke.helpers."""
+"""rocke.helpers: authoring helpers shared by kernel builders (platform and library families).
+
+Every helper emits IR through a rocke.ir Builder and makes its decisions at build time in plain
+code, so a C++ twin mirrors it function for function:
+
+    dtypes    storage dtype names -> IR types, byte sizes, vector types
+    index     i32 index math with host-time folding; host integer facts (ceil_div, alignment)
+    buffers   bounds-checked raw-buffer loads/stores (OOB lanes read 0, stores dropped)
+    fmath     f32 constants, widening/narrowing, activations (silu, gelu_tanh, relu)
+    tiles     splitting a tile over a workgroup's threads for vectorized copies
+    lds       padded, multi-stage LDS tiles
+    layout    MMA layout formulas split into an IR lane part and constant slot offsets
+    mma_frag  MMA fragment plans, vector LDS fragment loads and stores
+    reduce    wave (shuffle-xor) and workgroup (LDS) reductions
+"""
+
+from .buffers import (
+    OOB_OFFSET,
+    buffer_rsrc,
+    load_guarded,
+    masked_bytes,
+    masked_offset,
+    store_guarded,
+    valid_if,
+)
+from .dtypes import FLOAT_DTYPES, elem_bytes, ir_type, vector_type
+from .fmath import f32_const, from_f32, gelu_tanh, relu, silu, to_f32
+from .index import (
+    add_i32,
+    ceil_div,
+    ceil_div_i32,
+    const_i32,
+    divu_i32,
+    gcd_all,
+    global_id_x,
+    guaranteed_align,
+    mul_i32,
+    pow2_factor,
+    remu_i32,
+)
+from .layout import SplitFormula, emit_lane_part, split_formula, with_slot
+from .lds import LDS_ALIGN, PaddedTile, alloc_tile
+from .mma_frag import (
+    FragmentPlan,
+    FragmentRun,
+    fragment_base,
+    load_fragment,
+    plan_fragment,
+    run_align,
+    store_fragment,
+)
+from .reduce import REDUCE_KINDS, block_reduce, combine, wave_reduce
+from .tiles import VEC_CHOICES, TileSplit, split_tile, tile_access
+
+__all__ = [
+    "FLOAT_DTYPES",
+    "LDS_ALIGN",
+    "OOB_OFFSET",
+    "REDUCE_KINDS",
+    "VEC_CHOICES",
+    "FragmentPlan",
+    "FragmentRun",
+    "PaddedTile",
+    "SplitFormula",
+    "TileSplit",
+    "add_i32",
+    "alloc_tile",
+    "block_reduce",
+    "buffer_rsrc",
+    "ceil_div",
+    "ceil_div_i32",
+    "combine",
+    "const_i32",
+    "divu_i32",
+    "elem_bytes",
+    "emit_lane_part",
+    "f32_const",
+    "fragment_base",
+    "from_f32",
+    "gcd_all",
+    "gelu_tanh",
+    "global_id_x",
+    "guaranteed_align",
+    "ir_type",
+    "load_fragment",
+    "load_guarded",
+    "masked_bytes",
+    "masked_offset",
+    "mul_i32",
+    "plan_fragment",
+    "pow2_factor",
+    "relu",
+    "remu_i32",
+    "run_align",
+    "silu",
+    "split_formula",
+    "split_tile",
+    "store_fragment",
+    "store_guarded",
+    "tile_access",
+    "to_f32",
+    "valid_if",
+    "vector_type",
+    "wave_reduce",
+    "with_slot",
+]
