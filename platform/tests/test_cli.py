@@ -60,3 +60,14 @@ def test_lower_mfma_kernel_on_rdna_is_refused_before_llvm(tmp_path):
     out = _rocke("lower", str(_sample_file(tmp_path, "gemm_mfma")), "--arch", "gfx1100", "--flavor", "llvm22")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "gfx1100" in out.stderr
+
+
+def test_sim_runs_a_family_config_against_its_reference():
+    out = _rocke("sim", "elementwise", "--spec", "block=64 dtype=f16 op=silu vec=4", "--arch", "gfx1100", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert "PASS" in out.stdout and "max rel error" in out.stdout
+
+
+def test_sim_config_for_another_arch_is_a_usage_error():
+    out = _rocke("sim", "gemm", "--config", "0", "--arch", "gfx1201")
+    assert out.returncode == 2 and "Traceback" not in out.stderr

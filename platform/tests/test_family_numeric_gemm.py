@@ -10,42 +10,15 @@ under 1e-4 absolute; f16 / bf16 output: that plus one or two ulps of the output 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from rocke.families.configs import ConfigLine, load_configs
-from rocke.families.gemm import NUMPY_DTYPES, GemmSpec, build, launch, reference, to_memory
-from rocke.sim import Comparison, compare, run
+from rocke.families.gemm import GemmSpec
+from rocke.families.gemm.numerics import edge_problem, run_case
 
 pytestmark = pytest.mark.numeric
 
-TOL = {"f32": (1e-5, 1e-4), "f16": (2e-3, 1e-3), "bf16": (1.6e-2, 8e-3)}  # (rtol, atol) by c_dtype
-ALPHA = 0.75
 CONFIGS = [line for line in load_configs("gemm") if not line.refuse]
-
-
-def edge_problem(spec: GemmSpec) -> tuple[int, int, int]:
-    """A partial second tile along M and N, and K = two full tiles plus a partial third."""
-    return spec.bm + 5, spec.bn + 3, 2 * spec.bk + 3
-
-
-def run_case(spec: GemmSpec, arch: str, m: int, n: int, k: int, fault: str = "") -> Comparison:
-    contract = launch(spec, {"m": m, "n": n, "k": k})
-    rng = np.random.default_rng(m * 10007 + n * 101 + k)
-    in_t, out_t = NUMPY_DTYPES[spec.a_dtype], NUMPY_DTYPES[spec.c_dtype]
-    a = rng.uniform(-1.0, 1.0, (m, k)).astype(in_t)
-    b = rng.uniform(-1.0, 1.0, (k, n)).astype(in_t)
-    bias = rng.uniform(-1.0, 1.0, n).astype(out_t)
-    c = np.zeros(m * n, out_t)
-    given = {"a": to_memory(a, spec.a_layout), "b": to_memory(b, spec.b_layout), "c": c, "alpha": ALPHA}
-    if spec.bias:
-        given["bias"] = bias
-    kernel = build(spec, arch, _fault=fault)
-    run(kernel, arch=arch, grid=contract.grid, block=contract.block, args=contract.ordered_args(given),
-        check_races=True)
-    expected = reference(spec, {"a": a, "b": b, "bias": bias, "alpha": ALPHA})["c"]
-    rtol, atol = TOL[spec.c_dtype]
-    return compare(c.reshape(m, n), expected, rtol=rtol, atol=atol, name=f"gemm {spec.op_id}")
 
 
 @pytest.mark.parametrize("line", CONFIGS, ids=[f"{c.arch}:{c.lineno}" for c in CONFIGS])

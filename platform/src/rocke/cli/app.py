@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import rocke
-from rocke.cli import demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd
+from rocke.cli import demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, sim_cmd
 from rocke.cli.common import UsageError
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     isa_cmd.register(sub)
     emit_cmd.register(sub)
     gates_cmd.register(sub)
+    sim_cmd.register(sub)
     demo_cmd.register(sub)
     return parser
 

@@ -27,6 +27,7 @@ class Family:
     native_emitter  the C++ executable that emits this family with no Python
     launch        launch(spec, problem) -> LaunchContract (grid, block, args) -- used by sim and hosts
     reference     numpy reference for numeric tests: reference(spec, inputs) -> outputs
+    numerics      numerics(spec, arch, seed) -> rocke.sim Comparison on a problem with edges (`rocke sim`)
     """
 
     name: str
@@ -38,6 +39,7 @@ class Family:
     native_emitter: str = ""
     launch: Callable[..., Any] | None = None
     reference: Callable[..., Any] | None = None
+    numerics: Callable[..., Any] | None = None
 
 
 FamilyProvider = Callable[[], list[Family]]

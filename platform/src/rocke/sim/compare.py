@@ -23,6 +23,7 @@ class Comparison:
     max_abs_error: float  # over finite pairs
     worst_index: tuple[int, ...] | None  # the mismatch with the largest error (or the first NaN)
     message: str
+    max_rel_error: float = 0.0  # over finite pairs with a nonzero expected value
 
 
 def compare(actual: Any, expected: Any, *, rtol: float, atol: float, name: str = "result") -> Comparison:
@@ -39,17 +40,21 @@ def compare(actual: Any, expected: Any, *, rtol: float, atol: float, name: str =
         bad = ~((err <= atol + rtol * np.abs(want)) | same_special)
     finite = np.isfinite(err)
     max_abs = float(err[finite].max()) if finite.any() else 0.0
+    with np.errstate(all="ignore"):
+        rel = err / np.abs(want)
+    rel_ok = finite & (want != 0)
+    max_rel = float(rel[rel_ok].max()) if rel_ok.any() else 0.0
     count = int(got.size)
     mismatches = int(bad.sum())
     if mismatches == 0:
         return Comparison(True, name, count, 0, max_abs, None,
-                          f"{name}: all {count} elements within {tol} (max abs error {max_abs:.6g})")
+                          f"{name}: all {count} elements within {tol} (max abs error {max_abs:.6g})", max_rel)
     score = np.where(bad, np.where(np.isfinite(err), err, np.inf), -1.0)
     flat = int(np.argmax(score))
     index = tuple(int(i) for i in np.unravel_index(flat, got.shape))
     message = (f"{name}: {mismatches} of {count} elements differ beyond {tol}; worst at {list(index)}: got "
                f"{got.reshape(-1)[flat]!s}, expected {want.reshape(-1)[flat]!s}")
-    return Comparison(False, name, count, mismatches, max_abs, index, message)
+    return Comparison(False, name, count, mismatches, max_abs, index, message, max_rel)
 
 
 def assert_close(actual: Any, expected: Any, *, rtol: float, atol: float, name: str = "result") -> Comparison:
