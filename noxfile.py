@@ -183,7 +183,9 @@ def numeric(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Performance figures (not pass/fail on absolute times)."""
     install_stack(session)
-    session.run("python", "tools/bench.py", *session.posargs)
+    _ensure_lld(session)
+    out = WORK / "bench.json"
+    session.run("rocke", "bench", "--json", str(out), *session.posargs)
 
 
 @nox.session

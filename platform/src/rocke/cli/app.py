@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import rocke
-from rocke.cli import demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, sim_cmd
+from rocke.cli import bench_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, sim_cmd
 from rocke.cli.common import UsageError
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     emit_cmd.register(sub)
     gates_cmd.register(sub)
     sim_cmd.register(sub)
+    bench_cmd.register(sub)
     demo_cmd.register(sub)
     return parser
 

@@ -1,0 +1,39 @@
+"""The bench harness cannot rot: its pure parts run here (the measured run is the bench lane)."""
+
+import pytest
+from rocke.gates import bench
+
+
+def test_median_seconds_warms_up_and_takes_the_median():
+    calls = []
+    value = bench.median_seconds(lambda: calls.append(1), runs=3, warmup=2)
+    assert len(calls) == 5 and value >= 0.0
+
+
+def test_synthetic_kernels_grow_with_the_requested_size():
+    small, large = bench.synthetic_kernel(100), bench.synthetic_kernel(400)
+    assert 90 <= small.op_count() <= 110 and 390 <= large.op_count() <= 410
+
+
+def test_format_bench_prints_the_four_sections():
+    data = {
+        "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
+                          "cpp_speedup": 50.0, "native_speedup": 62.5}],
+        "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0}, "over_10_percent": ["gemm"]}},
+        "kernel_resources": [{"family": "gemm", "arch": "gfx942", "configs": 3, "occupancy_min": 2,
+                              "occupancy_median": 4, "occupancy_max": 8, "vgprs_max": 96, "agprs_max": 32,
+                              "lds_max": 8192, "spilling": 0}],
+        "scaling": [{"ops": 1000, "python_s": 0.1, "cpp_s": 0.002, "cpp_speedup": 50.0}],
+    }
+    text = bench.format_bench(data)
+    for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling"]:
+        assert heading in text
+    assert "over 10%: gemm" in text
+
+
+def test_a_crashing_engine_is_a_bench_error():
+    class Out:
+        crash = "boom"
+
+    with pytest.raises(bench.BenchError, match="python engine crashed on gemm: boom"):
+        bench._require(Out(), "python", "gemm")
