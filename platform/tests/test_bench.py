@@ -1,6 +1,7 @@
 """The bench harness cannot rot: its pure parts run here (the measured run is the bench lane)."""
 
 import pytest
+
 from rocke.gates import bench
 
 
