@@ -14,6 +14,7 @@ from rocke.cli import bench_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_c
 from rocke.cli.common import UsageError
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
+from rocke.families.configs import family_configs
 from rocke.isa import ToolchainError
 
 
@@ -26,9 +27,11 @@ def _cmd_version(_args: argparse.Namespace) -> int:
 
 def _cmd_families(_args: argparse.Namespace) -> int:
     families = discover_families()
-    print(f"{'family':<24} owner")
+    print(f"{'family':<24} {'owner':<16} {'configs':>7} {'refusals':>8}")
     for family in families:
-        print(f"{family.name:<24} {family.owner}")
+        configs = family_configs(family) if family.spec is not None else []
+        refusals = sum(1 for c in configs if c.refuse)
+        print(f"{family.name:<24} {family.owner:<16} {len(configs):>7} {refusals:>8}")
     print(f"{len(families)} families")
     return 0
 
