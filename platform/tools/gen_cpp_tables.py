@@ -34,6 +34,9 @@ DATA_FILES: tuple[str, ...] = (
     "rocke/ir/data/ops.toml",
     "rocke/arch/data/archs.toml",
     "rocke/arch/data/mma.toml",
+    "rocke/arch/data/flavors.toml",
+    "rocke/arch/data/intrinsics.toml",
+    "rocke/arch/data/arch_domain.toml",
 )
 REGISTRY_FILE = "data_registry.cpp"
 

@@ -1,6 +1,7 @@
 // rocke_engine: the Python bridge to the C++ engine (librocke_core.a).
 // Python twins: rocke.ir (parse_kernel, print_kernel, canonicalize, verify), rocke.arch
-// (get_arch, MMA_OPS, eval_layout_expr) and the data files both engines read.
+// (get_arch, MMA_OPS, eval_layout_expr), rocke.lower (lower), the family builders (build_family)
+// and the data files both engines read.
 //
 // Only text crosses this boundary (IR, .ll, spec strings), never live C++ objects. Exceptions
 // become their Python twins: ParseError and VerifyError the classes of rocke.ir.errors, the
@@ -11,18 +12,25 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "rocke/arch/errors.hpp"
 #include "rocke/arch/layout_expr.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
+#include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/optable.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
+#include "rocke/lower/dispatch.hpp"
+#include "rocke/lower/emitter.hpp"
+#include "rocke/lower/flavors.hpp"
+#include "rocke/lower/lower.hpp"
 #include "rocke/text/parser.hpp"
 #include "rocke/text/printer.hpp"
+#include "rocke/util/strings.hpp"
 #include "rocke/version.hpp"
 
 namespace py = pybind11;
@@ -32,6 +40,7 @@ namespace {
 // ------------------------------------------------------------------ exceptions
 // Raise module.name(*args), or fall back to `fallback` with the same text when the Python twin
 // cannot be imported (the message is what the parity tests compare).
+// LowerError is caught before the ValueError it derives from, as the other twins are.
 void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback, const char* text) {
   try {
     py::object cls = py::module_::import(module).attr(name);
@@ -51,6 +60,8 @@ void translate(std::exception_ptr p) {
   } catch (const rocke::VerifyError& e) {
     raise_twin("rocke.ir.errors", "VerifyError", py::make_tuple(e.rule(), e.where(), e.detail()), PyExc_ValueError,
                e.what());
+  } catch (const rocke::LowerError& e) {
+    raise_twin("rocke.lower.errors", "LowerError", py::make_tuple(e.where(), e.detail()), PyExc_ValueError, e.what());
   } catch (const rocke::arch::UnknownArchError& e) {
     raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
   } catch (const rocke::arch::UnknownMmaOpError& e) {
@@ -250,11 +261,41 @@ std::int64_t layout_int(const py::handle& value) {
   return v;
 }
 
+// An arch or flavor argument as Python's rocke.lower.lower sees it: a str is its UTF-8 text; any
+// other object is reported the way get_flavor / get_arch report a non-string.
+std::optional<std::string> name_arg(const py::object& value) {
+  if (!py::isinstance<py::str>(value)) return std::nullopt;
+  return value.attr("encode")("utf-8", "surrogatepass").cast<std::string>();
+}
+
+// rocke.lower.lower(parse_kernel(text), arch=arch, flavor=flavor): flavor checked first, then the
+// arch, then the verifier and the lowerer.
+std::string lower_text(const py::object& text, const py::object& arch, const py::object& flavor) {
+  std::string bytes = text_bytes(text, "parse_kernel");
+  std::optional<std::string> flavor_name = name_arg(flavor);
+  std::optional<std::string> arch_name = name_arg(arch);
+  std::string flavor_type = py::str(py::type::of(flavor).attr("__name__")).cast<std::string>();
+  py::gil_scoped_release release;
+  rocke::ir::KernelDef kernel = rocke::text::parse_kernel(bytes);
+  if (!flavor_name.has_value()) {
+    throw rocke::ValueError("unknown flavor '" + flavor_type + "'; known flavors: " +
+                            rocke::util::join(rocke::arch::flavor_names(), ", "));
+  }
+  rocke::arch::get_flavor(*flavor_name);
+  if (!arch_name.has_value()) {
+    throw rocke::arch::UnknownArchError("unknown arch of a non-string name; known: " +
+                                        rocke::util::join(rocke::arch::arch_names(), ", "));
+  }
+  return rocke::lower(kernel, *arch_name, *flavor_name);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(rocke_engine, m) {
   m.doc() = "rocKE C++ engine";
-  py::register_exception_translator(&translate);
+  // Local: translators are process-global in pybind11, and the other rocKE extension module must not
+  // intercept (and re-type) this module's exceptions.
+  py::register_local_exception_translator(&translate);
 
   m.def("version", &rocke::version, "Engine version (equals rocke.__version__).");
   m.def("build_id", &rocke::build_id, "Compiler and build type of the engine.");
@@ -325,4 +366,31 @@ PYBIND11_MODULE(rocke_engine, m) {
         return out;
       },
       "(name, text) of every sample kernel built by the C++ Builder twins of rocke.ir.samples.");
+
+  m.def("lower", &lower_text, py::arg("ir_text"), py::arg("arch"), py::arg("flavor"),
+        "Parse rocke.ir/1 text, verify it for arch and lower it to the .ll text of flavor (rocke.lower.lower).");
+  m.def(
+      "_declare",
+      [](const std::string& arch, const std::string& flavor, const std::string& intrinsic, const std::string& elem,
+         std::int64_t lanes) {
+        const std::unordered_map<std::int64_t, std::int64_t> no_lds;
+        rocke::lowering::FunctionEmitter em(rocke::arch::get_arch(arch), rocke::arch::get_flavor(flavor), no_lds,
+                                            &rocke::lowering::lower_op);
+        return em.declare(rocke::arch::intrinsic_def(intrinsic), elem, lanes).text();
+      },
+      py::arg("arch"), py::arg("flavor"), py::arg("intrinsic"), py::arg("elem") = "", py::arg("lanes") = 0,
+      "Test hook: FunctionEmitter.declare of a fresh emitter (the declaration text, or its LowerError).");
+  m.def("flavor_names", [] { return py::tuple(py::cast(rocke::arch::flavor_names())); },
+        "Flavor names in flavors.toml order.");
+  m.def(
+      "build_family",
+      [](const std::string& name, const std::string& kv, const std::string& arch) {
+        py::gil_scoped_release release;
+        return rocke::text::print_kernel(rocke::families::registry().build(name, kv, arch));
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"),
+      "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
+      "KeyError for an unknown family.");
+  m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
+        "Families with a C++ builder in this module, sorted.");
 }

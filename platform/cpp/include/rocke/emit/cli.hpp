@@ -1,0 +1,40 @@
+// rocKE C++ engine: the command line of the native emitters (rocke-emit, and a library's own
+// emitter after it registers its families).
+// Python twin: none; the Python engine's emitter is rocke/gates/emitters.py (emit_python), whose
+// output this command writes as framed records (rocke/gates/frames.py).
+//
+//     PROGRAM --arch ARCH --flavor FLAVOR FILE...
+//         one config per rocke.ir/1 FILE: a record "ll:FLAVOR", or "refusal" with the error text
+//     PROGRAM --family NAME --configs FILE --flavors F1,F2,...
+//         per config line: "ir", then "ll:F" per flavor, or one "refusal"
+//     PROGRAM --list-families | --help | --version
+//
+// Both modes end the stream with the end marker. Exit status: 0 when the stream is complete;
+// 2 with one line on stderr for bad arguments (unknown option, family or flavor, a missing value);
+// 1 with one line on stderr for an unreadable file, a malformed config file or a crash (the stream
+// then has no end marker, so readers see it truncated).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocke/families/registry.hpp"
+
+namespace rocke::emit {
+
+// The command line over the families of registry; returns the exit status. A library's emitter:
+//
+//     int main(int argc, char** argv) {
+//       rocke::families::FamilyRegistry families;           // or rocke::families::registry()
+//       rocke::library::register_families(families);        // its own Family entries
+//       return rocke::emit::run_cli("rocke-library-emit", {argv + 1, argv + argc}, std::cout, std::cerr,
+//                                   families);
+//     }
+int run_cli(std::string_view program, const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            const families::FamilyRegistry& registry);
+// The same over the process-wide registry (platform's families): what rocke-emit runs.
+int run_cli(std::string_view program, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace rocke::emit

@@ -1,0 +1,38 @@
+// rocKE C++ engine: one config (or one IR file) in, its emission out: the canonical IR and one
+// .ll per flavor, or the refusal message.
+// Python twin: rocke/gates/emitters.py (emit_python: build, print, lower per flavor; a refusal
+// is the message of the ValueError that stopped it)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "rocke/emit/configs.hpp"
+#include "rocke/emit/frames.hpp"
+#include "rocke/families/registry.hpp"
+
+namespace rocke::emit {
+
+struct Emission {
+  std::string ir;                                       // print_kernel of the built kernel ("" in file mode)
+  std::vector<std::pair<std::string, std::string>> ll;  // (flavor, .ll text), in the order asked
+  std::optional<std::string> refusal;                   // set when the config is refused
+};
+
+// Build config with family's builder and lower it for every flavor. Any rocke::ValueError (a spec
+// refusal, a verifier or lowerer refusal) becomes the refusal; other exceptions propagate (a
+// crash, which the caller reports).
+Emission emit_config(const families::Family& family, const ConfigLine& config, const std::vector<std::string>& flavors);
+
+// Parse rocke.ir/1 text and lower it for arch under flavor; any rocke::ValueError (ParseError,
+// VerifyError, LowerError, an unknown arch or flavor) becomes the refusal.
+Emission emit_text(std::string_view text, std::string_view arch, std::string_view flavor);
+
+// The records of one emission: "ir" then "ll:<flavor>" per flavor (file mode: only the .ll), or
+// one "refusal".
+void write_emission(FrameWriter& writer, std::int64_t index, const Emission& emission, bool with_ir);
+
+}  // namespace rocke::emit

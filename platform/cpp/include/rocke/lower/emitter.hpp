@@ -1,0 +1,90 @@
+// rocKE C++ engine: FunctionEmitter, the state of lowering one kernel body into LLVM IR lines.
+// Python twin: rocke/lower/emitter.py
+//
+// It maps IR values to their LLVM operand text, hands out temporaries and block labels, tracks
+// the current block (phis name their predecessors), records the intrinsic declarations used
+// (checking each against the arch-domain table) and keeps the op location for error messages.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rocke/arch/target.hpp"
+#include "rocke/ir/core.hpp"
+#include "rocke/lower/errors.hpp"
+#include "rocke/lower/flavors.hpp"
+#include "rocke/lower/intrinsics.hpp"
+
+namespace rocke::lowering {
+
+inline constexpr std::string_view kIndent = "  ";
+
+// An integer attribute of a verified op.
+std::int64_t int_attr(const ir::Op& op, std::string_view name);
+// A string attribute of a verified op.
+const std::string& str_attr(const ir::Op& op, std::string_view name);
+
+class FunctionEmitter;
+using LowerOp = std::function<void(FunctionEmitter&, const ir::Op&)>;
+
+class FunctionEmitter {
+ public:
+  FunctionEmitter(const arch::ArchTarget& arch, const arch::Flavor& flavor,
+                  const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets, LowerOp lower_op);
+
+  const arch::ArchTarget& arch;
+  LowerOp lower_op;  // lowers one op (the dispatcher), also for ops inside regions
+  const arch::Flavor& flavor;
+  const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets;  // lds_alloc result id -> pool offset
+  std::vector<std::string> lines;
+  std::map<std::string, arch::IntrinsicDecl> decls;  // declaration name -> declaration
+  std::string current = "entry";                      // label of the block being filled
+  std::string where = "kernel";                       // location of the op being lowered, for errors
+  std::string loc = "body";                           // its path, from which nested region paths start
+
+  // --- text
+  void emit(std::string_view line);
+  void label(std::string_view name);
+  std::string temp();
+  std::int64_t next_scf_id();
+
+  // --- values
+  // Give value its %name (for an instruction or phi that defines it) and return the name.
+  std::string bind(const ir::Value& value);
+  // value is the constant (or existing operand) text: no instruction defines it.
+  void alias(const ir::Value& value, std::string text);
+  const std::string& ref(const ir::Value& value) const;
+  std::string typed(const ir::Value& value) const;
+
+  // --- errors
+  LowerError error(std::string what) const;
+
+  // --- intrinsics
+  // The flavor's declaration of row (overloads filled in), checked against the arch domain.
+  const arch::IntrinsicDecl& declare(const arch::IntrinsicDef& row, std::string_view elem = "", std::int64_t lanes = 0);
+  // Emit a call of decl with argument texts (without types); result is the %name to define
+  // (nullopt for void intrinsics).
+  void call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
+            const std::optional<std::string>& result);
+  void call_named(std::string_view name, const std::vector<std::string>& args, const std::optional<std::string>& result,
+                  std::string_view elem = "", std::int64_t lanes = 0);
+
+  // --- regions
+  // Lower ops (the kernel body, or a region: its scf.yield is its parent's business) in order.
+  void lower_ops(const std::vector<ir::Op*>& ops, const std::string& path);
+  // Lower a region's ops into the current block onwards; returns the values it yields.
+  const ir::Values& lower_region(const ir::Region& region, const std::string& path);
+
+ private:
+  std::unordered_map<std::int64_t, std::string> values_;  // value id -> operand text
+  std::int64_t temps_ = 0;
+  std::int64_t scf_ops_ = 0;
+};
+
+}  // namespace rocke::lowering

@@ -1,0 +1,12 @@
+// rocKE C++ engine: lowering of arith.* and math.* ops: plain LLVM instructions, plus llvm.fma /
+// minnum / maxnum / exp2 / log2 / sqrt for the float operations LLVM has no instruction for.
+// Python twin: rocke/lower/ops_arith.py
+#pragma once
+
+#include "rocke/lower/dispatch.hpp"
+
+namespace rocke::lowering::ops_arith {
+
+const Lowerings& lowerings();
+
+}  // namespace rocke::lowering::ops_arith

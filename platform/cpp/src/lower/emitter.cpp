@@ -1,0 +1,145 @@
+// Python twin: rocke/lower/emitter.py
+#include "rocke/lower/emitter.hpp"
+
+#include <utility>
+
+#include "rocke/lower/arch_domain.hpp"
+#include "rocke/lower/llvm_types.hpp"
+#include "rocke/lower/names.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::lowering {
+
+namespace {
+
+// _ABSENT_REASON
+std::string_view absent_reason(std::string_view status) {
+  if (status == "arch-absent") return "LLVM cannot select it there";
+  if (status == "name-absent") return "this LLVM does not know it";
+  throw KeyError(util::cat("'", status, "'"));
+}
+
+}  // namespace
+
+std::int64_t int_attr(const ir::Op& op, std::string_view name) {
+  auto found = op.attrs.find(name);
+  if (found == op.attrs.end() || !found->second.is_int()) {
+    throw ValueError(util::cat(op.opcode, ": integer attribute '", name, "' is missing"));
+  }
+  return found->second.i;
+}
+
+const std::string& str_attr(const ir::Op& op, std::string_view name) {
+  auto found = op.attrs.find(name);
+  if (found == op.attrs.end() || !found->second.is_str()) {
+    throw ValueError(util::cat(op.opcode, ": string attribute '", name, "' is missing"));
+  }
+  return found->second.s;
+}
+
+FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flavor& flavor_,
+                                 const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets_,
+                                 LowerOp lower_op_)
+    : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
+
+void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(kIndent, line)); }
+
+void FunctionEmitter::label(std::string_view name) {
+  lines.push_back(util::cat(name, ":"));
+  current = std::string(name);
+}
+
+std::string FunctionEmitter::temp() { return util::cat("%t", std::to_string(temps_++)); }
+
+std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
+
+std::string FunctionEmitter::bind(const ir::Value& value) {
+  std::string name = value_name(value);
+  values_[value.id] = name;
+  return name;
+}
+
+void FunctionEmitter::alias(const ir::Value& value, std::string text) { values_[value.id] = std::move(text); }
+
+const std::string& FunctionEmitter::ref(const ir::Value& value) const {
+  auto found = values_.find(value.id);
+  if (found == values_.end()) throw KeyError(std::to_string(value.id));
+  return found->second;
+}
+
+std::string FunctionEmitter::typed(const ir::Value& value) const {
+  return util::cat(llvm_type(value.type), " ", ref(value));
+}
+
+LowerError FunctionEmitter::error(std::string what) const { return LowerError(where, std::move(what)); }
+
+const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
+                                                    std::int64_t lanes) {
+  // instantiate is pure: a fixed row declared before is that declaration again.
+  if (row.overload.empty() && elem.empty()) {
+    auto known = decls.find(row.name);
+    if (known != decls.end()) return known->second;
+  }
+  arch::IntrinsicDecl decl = arch::instantiate(row, flavor.name, elem, lanes);
+  auto found = decls.find(decl.name);
+  if (found != decls.end()) return found->second;
+  std::optional<std::string> status = arch::arch_domain_status(decl.domain_key, arch.name, flavor.name);
+  if (!status.has_value()) {
+    throw error(util::cat("intrinsic '", decl.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
+                          "; regenerate rocke/arch/data/arch_domain.toml with platform/tools/probe_arch_domain.py"));
+  }
+  if (*status != "ok") {
+    throw error(util::cat("intrinsic '", decl.domain_key, "' is outside the arch domain of ", arch.name,
+                          " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
+  }
+  std::string name = decl.name;
+  return decls.emplace(std::move(name), std::move(decl)).first->second;
+}
+
+void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
+                           const std::optional<std::string>& result) {
+  std::vector<std::string> types = decl.arg_types();
+  if (types.size() != args.size()) {
+    throw ValueError(util::cat("zip() argument 2 is ", args.size() < types.size() ? "shorter" : "longer",
+                               " than argument 1"));
+  }
+  std::string text = util::cat("call ", decl.ret, " @", decl.name, "(");
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i != 0) text += ", ";
+    text += types[i];
+    text += ' ';
+    text += args[i];
+  }
+  text += ')';
+  if (result.has_value()) emit(util::cat(*result, " = ", text));
+  else emit(text);
+}
+
+void FunctionEmitter::call_named(std::string_view name, const std::vector<std::string>& args,
+                                 const std::optional<std::string>& result, std::string_view elem, std::int64_t lanes) {
+  call(declare(arch::intrinsic_def(name), elem, lanes), args, result);
+}
+
+void FunctionEmitter::lower_ops(const std::vector<ir::Op*>& ops, const std::string& path) {
+  for (std::size_t index = 0; index < ops.size(); ++index) {
+    const ir::Op& op = *ops[index];
+    if (op.opcode == "scf.yield") continue;
+    std::string op_loc = util::cat(path, "[", std::to_string(index), "]");
+    std::string op_where = op.results.empty()
+                               ? util::cat(op.opcode, " at ", op_loc)
+                               : util::cat(op.opcode, " %", std::to_string(op.results[0]->id), " at ", op_loc);
+    // Swap the op's location in and the enclosing one back out (no copies).
+    std::swap(loc, op_loc);
+    std::swap(where, op_where);
+    lower_op(*this, op);
+    std::swap(loc, op_loc);
+    std::swap(where, op_where);
+  }
+}
+
+const ir::Values& FunctionEmitter::lower_region(const ir::Region& region, const std::string& path) {
+  lower_ops(region.ops, path);
+  return region.ops.back()->operands;
+}
+
+}  // namespace rocke::lowering

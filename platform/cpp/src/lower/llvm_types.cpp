@@ -1,0 +1,118 @@
+// Python twin: rocke/lower/llvm_types.py
+#include "rocke/lower/llvm_types.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "rocke/ir/floats.hpp"
+#include "rocke/lower/flavors.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::lowering {
+
+namespace {
+
+// The binary16 bits of a value exactly representable in f16 (struct.pack('>e', value)).
+unsigned half_bits(double value) {
+  unsigned sign = std::signbit(value) ? 0x8000u : 0u;
+  if (std::isnan(value)) return sign | 0x7E00u;
+  double magnitude = std::fabs(value);
+  if (std::isinf(magnitude)) return sign | 0x7C00u;
+  magnitude = ir::round_to_format(magnitude, 5, 10);
+  if (magnitude == 0.0) return sign;
+  if (std::isinf(magnitude)) return sign | 0x7C00u;
+  int exp2 = 0;
+  std::frexp(magnitude, &exp2);  // magnitude = m * 2**exp2, 0.5 <= m < 1
+  int unbiased = exp2 - 1;
+  if (unbiased < -14) {  // subnormal: a multiple of 2**-24
+    return sign | static_cast<unsigned>(std::ldexp(magnitude, 24));
+  }
+  auto fraction = static_cast<unsigned>(std::ldexp(magnitude, 10 - unbiased)) - 1024u;
+  return sign | static_cast<unsigned>(unbiased + 15) << 10 | fraction;
+}
+
+// The bfloat16 bits of a value exactly representable in bf16: the high half of its binary32.
+unsigned bfloat_bits(double value) {
+  return std::bit_cast<std::uint32_t>(static_cast<float>(value)) >> 16;
+}
+
+std::string hex4(unsigned bits) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04X", bits & 0xFFFFu);
+  return buf;
+}
+
+}  // namespace
+
+std::string scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
+
+std::string llvm_type(const ir::Type& ty) {
+  if (ty.is_scalar()) return scalar_text(ty);
+  if (ty.is_vec()) return util::cat("<", std::to_string(ty.lanes()), " x ", scalar_text(ty.element()), ">");
+  if (ty.is_ptr()) return pointer_text(ty.space());
+  return pointer_text("rsrc");
+}
+
+ir::Type elem_of(const ir::Type& ty) { return ty.element(); }
+
+std::int64_t lanes_of(const ir::Type& ty) { return ty.is_vec() ? ty.lanes() : 0; }
+
+ir::Type pointee_of(const ir::Type& ty) { return ty.pointee(); }
+
+std::string pointer_text(std::string_view space) {
+  return util::cat("ptr addrspace(", std::to_string(arch::target_facts().address_space(space)), ")");
+}
+
+std::string gep_type(const ir::Type& pointee) {
+  if (pointee.is_vec()) {
+    return util::cat("[", std::to_string(pointee.lanes()), " x ", scalar_text(pointee.element()), "]");
+  }
+  return scalar_text(pointee);
+}
+
+std::int64_t byte_size(const ir::Type& ty) {
+  if (ty.is_vec()) return static_cast<std::int64_t>(ty.lanes()) * (ty.bits() / 8);
+  return std::max(1, ty.bits() / 8);
+}
+
+std::int64_t natural_align(const ir::Type& ty) {
+  std::int64_t size = byte_size(ty);
+  std::int64_t align = 1;
+  while (align < kMaxNaturalAlign && size % (align * 2) == 0) align *= 2;
+  return align;
+}
+
+std::string int_text(std::int64_t value, const ir::Type& scalar) {
+  if (scalar.bits() == 1) return value != 0 ? "true" : "false";
+  return std::to_string(value);
+}
+
+std::string float_text(double value, const ir::Type& scalar) {
+  if (scalar.name() == "f16") return util::cat("0xH", hex4(half_bits(value)));
+  if (scalar.name() == "bf16") return util::cat("0xR", hex4(bfloat_bits(value)));
+  return ir::format_float_hex(value);
+}
+
+std::string const_text(const ir::AttrValue& value, const ir::Type& scalar) {
+  if (scalar.is_float()) {
+    double real = value.is_float() ? value.f : static_cast<double>(value.is_bool() ? value.b : value.i);
+    return float_text(real, scalar);
+  }
+  std::int64_t integer = value.is_float() ? static_cast<std::int64_t>(value.f) : value.is_bool() ? value.b : value.i;
+  return int_text(integer, scalar);
+}
+
+std::string splat_const(double value, const ir::Type& ty) {
+  ir::Type elem = elem_of(ty);
+  std::string text = elem.is_float() ? float_text(value, elem) : int_text(static_cast<std::int64_t>(value), elem);
+  if (ty.is_vec()) return util::cat("splat (", scalar_text(elem), " ", text, ")");
+  return text;
+}
+
+std::string i32_text(std::int64_t value) {
+  return std::to_string(value >= (std::int64_t{1} << 31) ? value - (std::int64_t{1} << 32) : value);
+}
+
+}  // namespace rocke::lowering

@@ -1,0 +1,99 @@
+// Python twin: rocke/lower/module.py
+#include "rocke/lower/module.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "rocke/ir/verifier.hpp"
+#include "rocke/lower/dispatch.hpp"
+#include "rocke/lower/lds.hpp"
+#include "rocke/lower/llvm_types.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke {
+
+std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor) {
+  arch::get_flavor(flavor);  // an unknown flavor is reported before an unknown arch, as in Python
+  return lower(kernel, arch::get_arch(arch), flavor);
+}
+
+std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& target, std::string_view flavor) {
+  const arch::Flavor& row = arch::get_flavor(flavor);
+  ir::verify(kernel, &target);
+  lowering::LdsPlan lds = lowering::plan_lds(kernel, target);
+  lowering::FunctionEmitter em(target, row, lds.offsets, &lowering::lower_op);
+  std::vector<std::string> params;
+  params.reserve(kernel.params.size());
+  for (const ir::Param& param : kernel.params) params.push_back(lowering::param_text(param, row, em));
+  em.label("entry");
+  em.lower_ops(kernel.body->ops, "body");
+  em.emit("ret void");
+
+  std::vector<const arch::IntrinsicDecl*> decls;
+  for (const auto& [name, decl] : em.decls) decls.push_back(&decl);
+  std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
+    return a->index != b->index ? a->index < b->index : a->name < b->name;
+  });
+
+  std::string out;
+  std::size_t size = 512;
+  for (const std::string& line : em.lines) size += line.size() + 1;
+  out.reserve(size);
+  auto line = [&out](std::string_view text) {
+    out += text;
+    out += '\n';
+  };
+  line(util::cat("target datalayout = \"", row.datalayout, "\""));
+  line(util::cat("target triple = \"", arch::target_facts().triple, "\""));
+  line("");
+  if (lds.size != 0) {
+    line(lowering::pool_global(lds));
+    line("");
+  }
+  line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
+  for (const std::string& text : em.lines) line(text);
+  line("}");
+  line("");
+  if (!decls.empty()) {
+    for (const arch::IntrinsicDecl* decl : decls) line(decl->text());
+    line("");
+  }
+  line(util::cat("attributes #0 = { ", util::join(lowering::kernel_attributes(kernel, target), " "), " }"));
+  return out;
+}
+
+namespace lowering {
+
+std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
+  const ir::Value& value = *param.value;
+  std::vector<std::string> parts{llvm_type(value.type)};
+  if (value.type.is_ptr()) {
+    const ir::AttrMap& attrs = param.attrs;
+    if (attrs.at("noalias").truthy()) parts.emplace_back("noalias");
+    parts.push_back(flavor.nocapture);  // rocke.ir cannot store a pointer, so no param is captured
+    if (attrs.at("readonly").truthy()) parts.emplace_back("readonly");
+    if (attrs.at("writeonly").truthy()) parts.emplace_back("writeonly");
+    const ir::AttrValue& align = attrs.at("align");
+    if (align.truthy()) parts.push_back(util::cat("align ", std::to_string(align.i)));
+  }
+  parts.push_back(em.bind(value));
+  return util::join(parts, " ");
+}
+
+std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {
+  std::int64_t max_wg = kernel.attrs.at("max_workgroup_size").i;
+  std::vector<std::pair<std::string, std::string>> attrs{
+      {"amdgpu-flat-work-group-size",
+       util::cat(std::to_string(std::min(arch.wave_size, max_wg)), ",", std::to_string(max_wg))},
+      {"target-cpu", arch.llvm_cpu},
+  };
+  std::int64_t waves = kernel.attrs.at("waves_per_eu").i;
+  if (waves != 0) attrs.emplace_back("amdgpu-waves-per-eu", std::to_string(waves));
+  std::sort(attrs.begin(), attrs.end());
+  std::vector<std::string> out;
+  for (const auto& [name, value] : attrs) out.push_back(util::cat("\"", name, "\"=\"", value, "\""));
+  return out;
+}
+
+}  // namespace lowering
+}  // namespace rocke

@@ -1,0 +1,171 @@
+// Python twin: rocke/lower/ops_mem.py
+#include "rocke/lower/ops_mem.hpp"
+
+#include "rocke/lower/emitter.hpp"
+#include "rocke/lower/lds.hpp"
+#include "rocke/lower/llvm_types.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::lowering::ops_mem {
+
+namespace {
+
+// Bytes a raw buffer access moves -> (intrinsic suffix, LLVM type) of the buffer intrinsic.
+struct BufferType {
+  std::int64_t size;
+  std::string_view suffix;
+  std::string_view memory_type;
+};
+constexpr BufferType kBufferTypes[] = {{1, "i8", "i8"},           {2, "i16", "i16"},
+                                       {4, "i32", "i32"},         {8, "v2i32", "<2 x i32>"},
+                                       {12, "v3i32", "<3 x i32>"}, {16, "v4i32", "<4 x i32>"}};
+constexpr std::string_view kBufferSizesText = "1, 2, 4, 8, 12 or 16";
+
+std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
+
+// The align attribute, or what the pointer guarantees (the pointee's natural alignment).
+std::int64_t access_align(const ir::Op& op, const ir::Value& ptr) {
+  std::int64_t align = int_attr(op, "align");
+  return align ? align : natural_align(pointee_of(ptr.type));
+}
+
+void lower_load(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& ptr = *op.operands[0];
+  const ir::Value& index = *op.operands[1];
+  std::string address = emit_gep(em, ptr, index);
+  const ir::Value& result = *op.results[0];
+  std::string name = em.bind(result);
+  em.emit(util::cat(name, " = load ", llvm_type(result.type), ", ", llvm_type(ptr.type), " ", address, ", align ",
+                    std::to_string(access_align(op, ptr))));
+}
+
+void lower_store(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& ptr = *op.operands[0];
+  const ir::Value& index = *op.operands[1];
+  const ir::Value& value = *op.operands[2];
+  std::string address = emit_gep(em, ptr, index);
+  em.emit(util::cat("store ", em.typed(value), ", ", llvm_type(ptr.type), " ", address, ", align ",
+                    std::to_string(access_align(op, ptr))));
+}
+
+void lower_ptr_add(FunctionEmitter& em, const ir::Op& op) {
+  emit_gep(em, *op.operands[0], *op.operands[1], em.bind(*op.results[0]));
+}
+
+void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& result = *op.results[0];
+  std::string lds = pointer_text("lds");
+  auto offset = em.lds_offsets.find(result.id);
+  if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
+  std::string name = em.bind(result);
+  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
+                    std::to_string(offset->second)));
+}
+
+// llvm.amdgcn.make.buffer.rsrc(base, stride 0, num_records, flags = the arch's word 3). The record
+// count's width comes from the flavor's declaration; a constant base is cast to global.
+void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& base = *op.operands[0];
+  const ir::Value& num_records = *op.operands[1];
+  const arch::IntrinsicDecl& decl = em.declare(arch::intrinsic_def("llvm.amdgcn.make.buffer.rsrc.p8.p1"));
+  std::string base_text = em.ref(base);
+  if (pointee_space(base) != "global") {
+    std::string cast = em.temp();
+    em.emit(util::cat(cast, " = addrspacecast ", em.typed(base), " to ", pointer_text("global")));
+    base_text = cast;
+  }
+  std::string count_text = em.ref(num_records);
+  std::string count_type = decl.arg_types().at(2);
+  if (count_type != "i32") {
+    std::string wide = em.temp();
+    em.emit(util::cat(wide, " = zext i32 ", count_text, " to ", count_type));
+    count_text = wide;
+  }
+  std::string name = em.bind(*op.results[0]);
+  em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
+}
+
+// The buffer access moving a value_type.
+const BufferType& buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
+  std::int64_t size = byte_size(value_type);
+  for (const BufferType& row : kBufferTypes) {
+    if (row.size == size) return row;
+  }
+  throw em.error(util::cat("a buffer access of ", value_type.text(), " moves ", std::to_string(size),
+                           " bytes; raw buffer accesses move ", kBufferSizesText, " bytes"));
+}
+
+void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& rsrc_value = *op.operands[0];
+  const ir::Value& offset = *op.operands[1];
+  const ir::Value& result = *op.results[0];
+  const BufferType& found = buffer_type(em, result.type);
+  std::string value_type = llvm_type(result.type);
+  std::string name = util::cat("llvm.amdgcn.raw.ptr.buffer.load.", found.suffix);
+  std::vector<std::string> args{em.ref(rsrc_value), em.ref(offset), "0", "0"};
+  if (found.memory_type == value_type) {
+    em.call_named(name, args, em.bind(result));
+    return;
+  }
+  std::string raw = em.temp();
+  em.call_named(name, args, raw);
+  std::string bound = em.bind(result);
+  em.emit(util::cat(bound, " = bitcast ", found.memory_type, " ", raw, " to ", value_type));
+}
+
+void lower_buffer_store(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& rsrc_value = *op.operands[0];
+  const ir::Value& offset = *op.operands[1];
+  const ir::Value& value = *op.operands[2];
+  const BufferType& found = buffer_type(em, value.type);
+  std::string data = em.ref(value);
+  if (found.memory_type != llvm_type(value.type)) {
+    data = em.temp();
+    em.emit(util::cat(data, " = bitcast ", em.typed(value), " to ", found.memory_type));
+  }
+  em.call_named(util::cat("llvm.amdgcn.raw.ptr.buffer.store.", found.suffix),
+                {data, em.ref(rsrc_value), em.ref(offset), "0", "0"}, std::nullopt);
+}
+
+// Device-scope (agent) relaxed float add; the old value is unused.
+void lower_atomic_add_f32(FunctionEmitter& em, const ir::Op& op) {
+  const ir::Value& ptr = *op.operands[0];
+  const ir::Value& index = *op.operands[1];
+  const ir::Value& value = *op.operands[2];
+  std::string address = emit_gep(em, ptr, index);
+  std::string old = em.temp();
+  em.emit(util::cat(old, " = atomicrmw fadd ", llvm_type(ptr.type), " ", address, ", ", em.typed(value),
+                    " syncscope(\"agent\") monotonic, align 4"));
+}
+
+Lowerings build() {
+  return Lowerings{
+      {"mem.load", &lower_load},
+      {"mem.lds_load", &lower_load},
+      {"mem.store", &lower_store},
+      {"mem.lds_store", &lower_store},
+      {"mem.ptr_add", &lower_ptr_add},
+      {"mem.lds_alloc", &lower_lds_alloc},
+      {"mem.make_rsrc", &lower_make_rsrc},
+      {"mem.buffer_load", &lower_buffer_load},
+      {"mem.buffer_store", &lower_buffer_store},
+      {"mem.atomic_add_f32", &lower_atomic_add_f32},
+  };
+}
+
+}  // namespace
+
+std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
+                     std::optional<std::string> result) {
+  if (!result.has_value()) result = em.temp();
+  em.emit(util::cat(*result, " = getelementptr inbounds ", gep_type(pointee_of(ptr.type)), ", ", em.typed(ptr), ", ",
+                    em.typed(index)));
+  return *result;
+}
+
+const Lowerings& lowerings() {
+  static const Lowerings table = build();
+  return table;
+}
+
+}  // namespace rocke::lowering::ops_mem

@@ -1,0 +1,107 @@
+// Python twin: rocke/lower/ops_scf.py
+#include "rocke/lower/ops_scf.hpp"
+
+#include <iterator>
+
+#include "rocke/lower/emitter.hpp"
+#include "rocke/lower/llvm_types.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::lowering::ops_scf {
+
+namespace {
+
+void lower_for(FunctionEmitter& em, const ir::Op& op) {
+  std::string number = std::to_string(em.next_scf_id());
+  std::string header = util::cat("for", number, ".header");
+  std::string body = util::cat("for", number, ".body");
+  std::string latch = util::cat("for", number, ".latch");
+  std::string exit = util::cat("for", number, ".exit");
+  std::string path = util::cat(em.loc, ".body");
+  const ir::Value& lb = *op.operands[0];
+  const ir::Value& ub = *op.operands[1];
+  const ir::Value& step = *op.operands[2];
+  const ir::Region& region = *op.regions[0];
+  const ir::Value& iv = *region.args[0];
+  std::string entering = em.current;
+  em.emit(util::cat("br label %", header));
+  em.label(header);
+  std::size_t phi_at = em.lines.size();  // the phis are written once the latch values are known
+  std::string iv_name = em.bind(iv);
+  std::vector<std::string> iter_names;
+  for (std::size_t i = 1; i < region.args.size(); ++i) iter_names.push_back(em.bind(*region.args[i]));
+  std::string cond = em.temp();
+  std::string iv_type = llvm_type(lb.type);
+  em.emit(util::cat(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub)));
+  em.emit(util::cat("br i1 ", cond, ", label %", body, ", label %", exit));
+  em.label(body);
+  const ir::Values& yielded = em.lower_region(region, path);
+  em.emit(util::cat("br label %", latch));
+  em.label(latch);
+  std::string next_iv = em.temp();
+  em.emit(util::cat(next_iv, " = add ", iv_type, " ", iv_name, ", ", em.ref(step)));
+  em.emit(util::cat("br label %", header));
+  std::vector<std::string> phis{util::cat("  ", iv_name, " = phi ", iv_type, " [ ", em.ref(lb), ", %", entering,
+                                          " ], [ ", next_iv, ", %", latch, " ]")};
+  std::size_t inits = op.operands.size() - 3;
+  if (iter_names.size() != inits || yielded.size() != inits) throw ValueError("zip() arguments differ in length");
+  for (std::size_t i = 0; i < inits; ++i) {
+    const ir::Value& init = *op.operands[3 + i];
+    phis.push_back(util::cat("  ", iter_names[i], " = phi ", llvm_type(init.type), " [ ", em.ref(init), ", %",
+                             entering, " ], [ ", em.ref(*yielded[i]), ", %", latch, " ]"));
+  }
+  em.lines.insert(em.lines.begin() + static_cast<std::ptrdiff_t>(phi_at), std::make_move_iterator(phis.begin()),
+                  std::make_move_iterator(phis.end()));
+  em.label(exit);
+  if (op.results.size() != iter_names.size()) throw ValueError("zip() arguments differ in length");
+  for (std::size_t i = 0; i < op.results.size(); ++i) {
+    const ir::Value& result = *op.results[i];
+    std::string name = em.bind(result);
+    em.emit(util::cat(name, " = phi ", llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]"));
+  }
+}
+
+void lower_if(FunctionEmitter& em, const ir::Op& op) {
+  std::string number = std::to_string(em.next_scf_id());
+  std::string then_label = util::cat("if", number, ".then");
+  std::string else_label = util::cat("if", number, ".else");
+  std::string join = util::cat("if", number, ".join");
+  std::string loc = em.loc;
+  const ir::Region& then_region = *op.regions[0];
+  const ir::Region& else_region = *op.regions[1];
+  bool skip_else = op.results.empty() && else_region.ops.size() == 1;
+  em.emit(util::cat("br i1 ", em.ref(*op.operands[0]), ", label %", then_label, ", label %",
+                    skip_else ? join : else_label));
+  em.label(then_label);
+  const ir::Values& then_values = em.lower_region(then_region, util::cat(loc, ".then"));
+  std::string then_end = em.current;
+  em.emit(util::cat("br label %", join));
+  static const ir::Values kNone;
+  const ir::Values* else_values = &kNone;
+  std::string else_end;
+  if (!skip_else) {
+    em.label(else_label);
+    else_values = &em.lower_region(else_region, util::cat(loc, ".else"));
+    else_end = em.current;
+    em.emit(util::cat("br label %", join));
+  }
+  em.label(join);
+  if (then_values.size() != op.results.size() || else_values->size() != op.results.size()) {
+    throw ValueError("zip() arguments differ in length");
+  }
+  for (std::size_t i = 0; i < op.results.size(); ++i) {
+    const ir::Value& result = *op.results[i];
+    std::string name = em.bind(result);
+    em.emit(util::cat(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
+                      " ], [ ", em.ref(*(*else_values)[i]), ", %", else_end, " ]"));
+  }
+}
+
+}  // namespace
+
+const Lowerings& lowerings() {
+  static const Lowerings table{{"scf.for", &lower_for}, {"scf.if", &lower_if}};
+  return table;
+}
+
+}  // namespace rocke::lowering::ops_scf
