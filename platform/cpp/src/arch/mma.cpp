@@ -1,6 +1,8 @@
 // Python twin: rocke/arch/mma.py
 #include "rocke/arch/mma.hpp"
 
+#include <algorithm>
+
 #include "rocke/arch/errors.hpp"
 #include "rocke/data/document.hpp"
 #include "rocke/util/strings.hpp"
@@ -8,6 +10,17 @@
 namespace rocke::arch {
 
 namespace {
+
+// Scalar element types of the rocke IR (Python's SCALAR_DTYPES); dtype filters must name one.
+constexpr std::array<std::string_view, 8> kScalarDtypes{"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32"};
+
+void check_dtype(const std::optional<std::string>& dtype, const char* what) {
+  if (!dtype) return;
+  for (std::string_view known : kScalarDtypes) {
+    if (*dtype == known) return;
+  }
+  throw ValueError(util::cat("unknown ", what, " '", *dtype, "'; known: ", util::join(kScalarDtypes, ", ")));
+}
 
 MmaOperand parse_operand(const data::NodeRef& table, const std::string& name, std::int64_t rows, std::int64_t cols) {
   MmaOperand operand;
@@ -95,6 +108,47 @@ const MmaOp& mma_op(std::string_view op_id) {
     throw UnknownMmaOpError("unknown mma op '" + std::string(op_id) + "'; known: " + util::join(ids, ", "));
   }
   return *op;
+}
+
+std::vector<const MmaOp*> mma_ops(const MmaFilter& filter) {
+  std::optional<std::string> arch_name;
+  if (filter.arch) arch_name = get_arch(*filter.arch).name;
+  check_dtype(filter.a_dtype, "a_dtype");
+  check_dtype(filter.b_dtype, "b_dtype");
+  check_dtype(filter.acc_dtype, "acc_dtype");
+  std::vector<const MmaOp*> out;
+  for (const MmaOp& op : mma_catalog()) {
+    bool on_arch = !arch_name || std::find(op.archs.begin(), op.archs.end(), *arch_name) != op.archs.end();
+    if (on_arch && (!filter.a_dtype || op.a_dtype() == *filter.a_dtype) &&
+        (!filter.b_dtype || op.b_dtype() == *filter.b_dtype) &&
+        (!filter.acc_dtype || op.acc_dtype() == *filter.acc_dtype) && (!filter.m || op.m == *filter.m) &&
+        (!filter.n || op.n == *filter.n)) {
+      out.push_back(&op);
+    }
+  }
+  return out;
+}
+
+const MmaOp* largest_k(const std::string& arch, const std::string& a_dtype, const std::string& b_dtype,
+                       const std::string& acc_dtype, std::optional<std::int64_t> m, std::optional<std::int64_t> n) {
+  const MmaOp* best = nullptr;
+  for (const MmaOp* op : mma_ops({arch, a_dtype, b_dtype, acc_dtype, m, n})) {
+    if (best == nullptr || op->k > best->k) best = op;
+  }
+  return best;
+}
+
+std::vector<std::array<std::int64_t, 4>> operand_layout(std::string_view op_id, std::string_view operand) {
+  const MmaOp& op = mma_op(op_id);
+  const MmaOperand& frag = op.operand(operand);
+  std::vector<std::array<std::int64_t, 4>> out;
+  for (std::int64_t lane = 0; lane < op.wave_size; ++lane) {
+    for (std::int64_t slot = 0; slot < frag.length; ++slot) {
+      auto [row, col] = frag.coords(lane, slot);
+      out.push_back({lane, slot, row, col});
+    }
+  }
+  return out;
 }
 
 }  // namespace rocke::arch

@@ -39,6 +39,9 @@ class LayoutExpr {
       : source_(std::move(source)), nodes_(std::move(nodes)), root_(root) {}
 
   const std::string& source() const { return source_; }
+  // The parse tree (Python's LayoutExpr.tree): nodes()[root()] is the top node.
+  const std::vector<Node>& nodes() const { return nodes_; }
+  std::size_t root() const { return root_; }
   std::int64_t operator()(std::int64_t lane, std::int64_t slot) const;
 
  private:

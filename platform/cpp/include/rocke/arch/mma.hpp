@@ -65,6 +65,9 @@ struct MmaOp {
   MmaOperand b;
   MmaOperand c;
 
+  const std::string& a_dtype() const { return a.dtype; }
+  const std::string& b_dtype() const { return b.dtype; }
+  const std::string& acc_dtype() const { return c.dtype; }
   const MmaOperand& operand(std::string_view name) const;  // ValueError for other names
   // (return type, argument types) of the intrinsic, as LLVM IR text.
   std::pair<std::string, std::vector<std::string>> llvm_call_types() const;
@@ -78,5 +81,26 @@ const std::vector<MmaOp>& mma_catalog();
 const MmaOp* find_mma_op(std::string_view op_id);
 // The op called op_id; UnknownMmaOpError lists the known ids otherwise.
 const MmaOp& mma_op(std::string_view op_id);
+
+// Filters of mma_ops and largest_k; an unset filter matches anything.
+struct MmaFilter {
+  std::optional<std::string> arch = std::nullopt;  // an arch name (UnknownArchError otherwise)
+  std::optional<std::string> a_dtype = std::nullopt;
+  std::optional<std::string> b_dtype = std::nullopt;
+  std::optional<std::string> acc_dtype = std::nullopt;
+  std::optional<std::int64_t> m = std::nullopt;
+  std::optional<std::int64_t> n = std::nullopt;
+};
+
+// Catalog ops matching every given filter, in catalog order; a dtype filter naming no IR scalar
+// type is a ValueError.
+std::vector<const MmaOp*> mma_ops(const MmaFilter& filter = {});
+// Among the ops of arch with these dtypes (and m, n when given), the one with the largest k (the
+// first in catalog order on a tie), or nullptr when nothing matches.
+const MmaOp* largest_k(const std::string& arch, const std::string& a_dtype, const std::string& b_dtype,
+                       const std::string& acc_dtype, std::optional<std::int64_t> m = std::nullopt,
+                       std::optional<std::int64_t> n = std::nullopt);
+// Every (lane, slot, row, col) of one operand fragment, lanes outer and slots inner.
+std::vector<std::array<std::int64_t, 4>> operand_layout(std::string_view op_id, std::string_view operand);
 
 }  // namespace rocke::arch

@@ -1,0 +1,40 @@
+// rocKE C++ engine: the elementwise spec -- out = op(x[, y]) over n elements of one storage dtype,
+// computed in f32.
+// Python twin: rocke/families/elementwise/spec.py
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocke/families/spec.hpp"
+
+namespace rocke::families::elementwise {
+
+inline constexpr std::array<std::string_view, 4> BINARY_OPS = {"add", "sub", "mul", "max"};
+inline constexpr std::array<std::string_view, 3> UNARY_OPS = {"relu", "silu", "gelu_tanh"};
+inline constexpr std::array<std::string_view, 7> OPS = {"add", "sub", "mul", "max", "relu", "silu", "gelu_tanh"};
+inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
+inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
+inline constexpr std::int64_t BLOCK_STEP = 32;  // the smaller wave size; build() also requires the arch's wave size
+inline constexpr std::int64_t MAX_BLOCK = 1024;
+
+// block: threads per workgroup; dtype: storage of inputs and output; op: the operation;
+// vec: consecutive elements per thread (one vector access per operand).
+struct ElementwiseSpec : Spec<ElementwiseSpec> {
+  static constexpr std::string_view FAMILY = "elementwise";
+
+  std::int64_t block = 0;
+  std::string dtype;
+  std::string op;
+  std::int64_t vec = 0;
+
+  static const std::vector<Field<ElementwiseSpec>>& fields();
+  void check() const;
+  // Input buffer names, in kernel argument order.
+  std::vector<std::string> inputs() const;
+};
+
+}  // namespace rocke::families::elementwise

@@ -1,0 +1,13 @@
+// rocKE C++ engine: the gemm family's entry in the C++ family registry.
+// Python twin: the gemm Family of rocke/families/platform_families.py (provide)
+#pragma once
+
+#include "rocke/families/registry.hpp"
+
+namespace rocke::families::gemm {
+
+// Add "gemm" (owner "rocke"): its spec fields, build_kv as the builder, and
+// GemmSpec::from_kv(kv).to_kv() as the normalizer.
+void register_family(FamilyRegistry& registry);
+
+}  // namespace rocke::families::gemm

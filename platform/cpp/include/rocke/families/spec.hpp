@@ -1,0 +1,141 @@
+// rocKE C++ engine: family specs and their one canonical text form.
+// Python twin: rocke/families/spec.py (same parsing order, same SpecError texts byte for byte)
+//
+// The canonical form is key=value pairs separated by single spaces, keys sorted. Field kinds are
+// int (decimal, at most 18 digits), str (letters, digits, '_', '.', '-') and bool (0/1). A family
+// spec is a struct deriving from Spec<Itself> that lists its fields and its rules:
+//
+//     struct ElementwiseSpec : Spec<ElementwiseSpec> {
+//       static constexpr std::string_view FAMILY = "elementwise";
+//       std::int64_t block = 0;
+//       std::string dtype;
+//       static const std::vector<Field<ElementwiseSpec>>& fields();  // {"block", &ElementwiseSpec::block}, ...
+//       void check() const;                                           // calls fail(field, rule)
+//     };
+//     ElementwiseSpec spec = ElementwiseSpec::from_kv("block=256 dtype=f16");  // parses, then check()
+//
+// Python runs check() when a spec is constructed (__post_init__); here from_kv runs it, and code
+// that fills a spec by hand calls check() itself.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "rocke/errors.hpp"
+#include "rocke/families/registry.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::families {
+
+// An invalid spec; the message names the family, the field, the value and the rule.
+class SpecError : public ValueError {
+ public:
+  explicit SpecError(std::string message) : Error(std::move(message)) {}
+};
+
+// FieldKind (int, str, bool) and SpecField (a field's name and kind: one item of Python's
+// Spec.field_types()) are declared in registry.hpp, whose Family carries a spec's fields.
+
+// One field value: int, str or bool (Python's int | str | bool).
+using FieldValue = std::variant<std::int64_t, std::string, bool>;
+
+// Parsed kv values by key (keys sorted).
+using KvValues = std::map<std::string, FieldValue, std::less<>>;
+
+// Python: _format_value -- bools as 0/1, ints in decimal, strings as they are.
+std::string format_value(const FieldValue& value);
+
+// Python: _parse_value -- the value of raw for a field of kind; SpecError otherwise.
+FieldValue parse_value(std::string_view family, std::string_view key, std::string_view raw, FieldKind kind);
+
+// Python: the parsing part of Spec.from_kv -- every key's value, checked for malformed pairs,
+// unknown, repeated and missing keys and bad values, in that order; SpecError otherwise.
+KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text);
+
+// Python: Spec.digest -- sha256 hex of "family:kv".
+std::string spec_digest(std::string_view family, std::string_view kv);
+
+// Python: Spec.kernel_name -- "<family>_<first 10 hex of the digest>".
+std::string spec_kernel_name(std::string_view family, std::string_view kv);
+
+// A field of spec struct S: its name and the member holding it.
+template <class S>
+struct Field {
+  std::string_view name;
+  std::variant<std::int64_t S::*, std::string S::*, bool S::*> member;
+};
+
+// Base of every family spec (CRTP): Derived provides FAMILY, fields() and check().
+template <class Derived>
+class Spec {
+ public:
+  // Python: Spec.field_types() -- the fields in declaration order.
+  static std::vector<SpecField> field_types() {
+    std::vector<SpecField> types;
+    for (const Field<Derived>& field : Derived::fields()) {
+      FieldKind kind = field.member.index() == 0 ? FieldKind::Int
+                       : field.member.index() == 1 ? FieldKind::Str
+                                                   : FieldKind::Bool;
+      types.push_back({std::string(field.name), kind});
+    }
+    return types;
+  }
+
+  // Python: Spec.from_kv -- parse text, then run the spec's rules.
+  static Derived from_kv(std::string_view text) {
+    KvValues values = parse_kv(Derived::FAMILY, field_types(), text);
+    Derived spec;
+    for (const Field<Derived>& field : Derived::fields()) {
+      const FieldValue& value = values.find(field.name)->second;
+      std::visit([&](auto member) { spec.*member = std::get<std::remove_reference_t<decltype(spec.*member)>>(value); },
+                 field.member);
+    }
+    spec.check();
+    return spec;
+  }
+
+  // getattr(spec, field) for a declared field; ValueError otherwise.
+  FieldValue value(std::string_view field) const {
+    const auto& self = static_cast<const Derived&>(*this);
+    for (const Field<Derived>& entry : Derived::fields()) {
+      if (entry.name == field) {
+        return std::visit([&](auto member) { return FieldValue(self.*member); }, entry.member);
+      }
+    }
+    throw ValueError(util::cat(Derived::FAMILY, ": no field '", field, "'"));
+  }
+
+  // Python: Spec.fail -- raise SpecError("FAMILY: FIELD=VALUE: RULE").
+  [[noreturn]] void fail(std::string_view field, std::string_view rule) const {
+    std::string message(Derived::FAMILY);
+    message.append(": ").append(field).append("=").append(format_value(value(field))).append(": ").append(rule);
+    throw SpecError(std::move(message));
+  }
+
+  // Python: Spec.to_kv -- key=value pairs, keys sorted.
+  std::string to_kv() const {
+    std::vector<std::string_view> names;
+    for (const Field<Derived>& field : Derived::fields()) names.push_back(field.name);
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (std::string_view name : names) {
+      if (!out.empty()) out += ' ';
+      out.append(name).append("=").append(format_value(value(name)));
+    }
+    return out;
+  }
+
+  std::string digest() const { return spec_digest(Derived::FAMILY, to_kv()); }
+  std::string kernel_name() const { return spec_kernel_name(Derived::FAMILY, to_kv()); }
+
+  // Python: Spec.check -- no rules; a family spec declares its own check() const.
+  void check() const {}
+};
+
+}  // namespace rocke::families

@@ -1,0 +1,18 @@
+// Python twin: the gemm Family of rocke/families/platform_families.py (provide)
+#include "rocke/families/gemm/register.hpp"
+
+#include "rocke/families/gemm/builder.hpp"
+
+namespace rocke::families::gemm {
+
+void register_family(FamilyRegistry& registry) {
+  registry.add(Family{
+      .name = "gemm",
+      .owner = "rocke",
+      .fields = GemmSpec::field_types(),
+      .build = [](std::string_view kv, std::string_view arch) { return build_kv(kv, arch); },
+      .normalize = [](std::string_view kv) { return GemmSpec::from_kv(kv).to_kv(); },
+  });
+}
+
+}  // namespace rocke::families::gemm

@@ -1,0 +1,73 @@
+// Python twin: rocke/families/gemm/spec.py
+#include "rocke/families/gemm/spec.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "rocke/helpers/dtypes.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::families::gemm {
+
+namespace {
+
+template <class Items>
+bool contains(const Items& items, std::string_view value) {
+  return std::find(items.begin(), items.end(), value) != items.end();
+}
+
+std::string str(std::int64_t value) { return std::to_string(value); }
+
+}  // namespace
+
+const std::vector<Field<GemmSpec>>& GemmSpec::fields() {
+  static const std::vector<Field<GemmSpec>> fields = {
+      {"a_dtype", &GemmSpec::a_dtype}, {"a_layout", &GemmSpec::a_layout},
+      {"b_dtype", &GemmSpec::b_dtype}, {"b_layout", &GemmSpec::b_layout},
+      {"bias", &GemmSpec::bias},       {"bk", &GemmSpec::bk},
+      {"bm", &GemmSpec::bm},           {"bn", &GemmSpec::bn},
+      {"c_dtype", &GemmSpec::c_dtype}, {"double_buffer", &GemmSpec::double_buffer},
+      {"lds_pad", &GemmSpec::lds_pad}, {"op_id", &GemmSpec::op_id},
+      {"wm", &GemmSpec::wm},           {"wn", &GemmSpec::wn},
+  };
+  return fields;
+}
+
+void GemmSpec::check() const {
+  if (!contains(INPUT_DTYPES, a_dtype)) fail("a_dtype", util::cat("must be one of ", util::join(INPUT_DTYPES, ", ")));
+  if (b_dtype != a_dtype) fail("b_dtype", util::cat("must equal a_dtype=", a_dtype, " (one MMA input type)"));
+  if (!contains(helpers::FLOAT_DTYPES, c_dtype)) {
+    fail("c_dtype", util::cat("must be one of ", util::join(helpers::FLOAT_DTYPES, ", ")));
+  }
+  if (!contains(LAYOUTS, a_layout)) fail("a_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
+  if (!contains(LAYOUTS, b_layout)) fail("b_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
+  if (arch::find_mma_op(op_id) == nullptr) fail("op_id", "is not an op of the MMA catalog");
+  const arch::MmaOp& op = atom();
+  if (op.a_dtype() != a_dtype || op.b_dtype() != b_dtype) {
+    fail("op_id", util::cat("multiplies ", op.a_dtype(), " inputs, not a_dtype=", a_dtype));
+  }
+  if (op.acc_dtype() != "f32") fail("op_id", "must accumulate in f32");
+  for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"wm", wm}, {"wn", wn}}) {
+    if (!(1 <= value && value <= MAX_WAVES_PER_DIM)) fail(field, util::cat("must be in 1..", str(MAX_WAVES_PER_DIM)));
+  }
+  for (auto [field, value, most] : {std::tuple<std::string_view, std::int64_t, std::int64_t>{"bm", bm, MAX_TILE_MN},
+                                    {"bn", bn, MAX_TILE_MN},
+                                    {"bk", bk, MAX_TILE_K}}) {
+    if (!(1 <= value && value <= most)) fail(field, util::cat("must be in 1..", str(most)));
+  }
+  if (bm % (wm * op.m) != 0) {
+    fail("bm", util::cat("must be a multiple of wm * atom m = ", str(wm), " * ", str(op.m), " (", op.id, ")"));
+  }
+  if (bn % (wn * op.n) != 0) {
+    fail("bn", util::cat("must be a multiple of wn * atom n = ", str(wn), " * ", str(op.n), " (", op.id, ")"));
+  }
+  if (bk % op.k != 0) fail("bk", util::cat("must be a multiple of atom k = ", str(op.k), " (", op.id, ")"));
+  if (!(0 <= lds_pad && lds_pad <= MAX_LDS_PAD)) fail("lds_pad", util::cat("must be in 0..", str(MAX_LDS_PAD)));
+}
+
+const arch::MmaOp& GemmSpec::atom() const { return arch::mma_op(op_id); }
+
+std::int64_t GemmSpec::threads() const { return wm * wn * atom().wave_size; }
+
+}  // namespace rocke::families::gemm

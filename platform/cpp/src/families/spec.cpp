@@ -1,0 +1,109 @@
+// Python twin: rocke/families/spec.py
+#include "rocke/families/spec.hpp"
+
+#include <algorithm>
+
+#include "rocke/util/sha256.hpp"
+#include "rocke/util/strings.hpp"
+
+namespace rocke::families {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Python: _INT.fullmatch(raw) with _INT = -?(0|[1-9][0-9]{0,17})
+bool int_text(std::string_view raw) {
+  if (!raw.empty() && raw.front() == '-') raw.remove_prefix(1);
+  if (raw == "0") return true;
+  if (raw.empty() || raw.size() > 18 || raw.front() < '1' || raw.front() > '9') return false;
+  return std::all_of(raw.begin(), raw.end(), is_digit);
+}
+
+// Python: _STR.fullmatch(raw) with _STR = [A-Za-z0-9_.\-]+
+bool str_text(std::string_view raw) {
+  auto allowed = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '.' || c == '-';
+  };
+  return !raw.empty() && std::all_of(raw.begin(), raw.end(), allowed);
+}
+
+std::int64_t int_value(std::string_view raw) {
+  bool negative = !raw.empty() && raw.front() == '-';
+  if (negative) raw.remove_prefix(1);
+  std::int64_t magnitude = 0;
+  for (char c : raw) magnitude = magnitude * 10 + (c - '0');
+  return negative ? -magnitude : magnitude;
+}
+
+std::vector<std::string_view> split_spaces(std::string_view text) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t space = text.find(' ', start);
+    if (space == std::string_view::npos) {
+      parts.push_back(text.substr(start));
+      return parts;
+    }
+    parts.push_back(text.substr(start, space - start));
+    start = space + 1;
+  }
+}
+
+}  // namespace
+
+std::string format_value(const FieldValue& value) {
+  if (const bool* flag = std::get_if<bool>(&value)) return *flag ? "1" : "0";
+  if (const std::int64_t* number = std::get_if<std::int64_t>(&value)) return std::to_string(*number);
+  return std::get<std::string>(value);
+}
+
+FieldValue parse_value(std::string_view family, std::string_view key, std::string_view raw, FieldKind kind) {
+  if (kind == FieldKind::Bool) {
+    if (raw != "0" && raw != "1") throw SpecError(util::cat(family, ": ", key, "=", raw, ": must be 0 or 1"));
+    return raw == "1";
+  }
+  if (kind == FieldKind::Int) {
+    if (!int_text(raw)) throw SpecError(util::cat(family, ": ", key, "=", raw, ": must be a decimal integer"));
+    return int_value(raw);
+  }
+  if (!str_text(raw)) {
+    throw SpecError(util::cat(family, ": ", key, "=", raw, ": must be letters, digits, '_', '.' or '-'"));
+  }
+  return std::string(raw);
+}
+
+KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text) {
+  std::vector<std::string> known;
+  for (const SpecField& type : types) known.push_back(type.name);
+  std::sort(known.begin(), known.end());
+  KvValues values;
+  for (std::string_view pair : text.empty() ? std::vector<std::string_view>{} : split_spaces(text)) {
+    std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      throw SpecError(util::cat(family, ": malformed pair '", pair, "' (expected key=value)"));
+    }
+    std::string_view key = pair.substr(0, eq);
+    std::string_view raw = pair.substr(eq + 1);
+    auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return t.name == key; });
+    if (type == types.end()) {
+      throw SpecError(util::cat(family, ": unknown key '", key, "'; known keys: ", util::join(known, ", ")));
+    }
+    if (values.find(key) != values.end()) throw SpecError(util::cat(family, ": key '", key, "' given twice"));
+    values.emplace(std::string(key), parse_value(family, key, raw, type->kind));
+  }
+  for (const std::string& key : known) {
+    if (values.find(key) == values.end()) throw SpecError(util::cat(family, ": missing key '", key, "'"));
+  }
+  return values;
+}
+
+std::string spec_digest(std::string_view family, std::string_view kv) {
+  return util::sha256_hex(util::cat(family, ":", kv));
+}
+
+std::string spec_kernel_name(std::string_view family, std::string_view kv) {
+  return util::cat(family, "_", spec_digest(family, kv).substr(0, 10));
+}
+
+}  // namespace rocke::families
