@@ -1,12 +1,73 @@
 // rocke_library_engine: the Python bridge to librocke_library.a (which links rocke::core).
-// Only text crosses this boundary, never live C++ objects.
+// Python twins: the builders of rocke_library's families (build_family), rocke_library.__version__.
+//
+// Only text crosses this boundary (spec strings in, rocke.ir/1 text out), never live C++ objects.
+// Exceptions become their Python twins with the same text: a refusal (SpecError, a verifier
+// refusal) is a ValueError, an unknown arch rocke.arch.errors.UnknownArchError (a KeyError and a
+// ValueError), an unknown family a KeyError.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <string>
+
+#include "rocke/arch/errors.hpp"
+#include "rocke/errors.hpp"
+#include "rocke/text/printer.hpp"
+#include "rocke_library/families.hpp"
 #include "rocke_library/version.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// Raise module.name(*args), or `fallback` with the same text when the twin cannot be imported.
+void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback, const char* text) {
+  try {
+    py::object cls = py::module_::import(module).attr(name);
+    py::object exc = cls(*args);
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (py::error_already_set&) {
+    PyErr_SetString(fallback, text);
+  }
+}
+
+void translate(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const rocke::arch::UnknownArchError& e) {
+    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+  } catch (const rocke::NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const rocke::TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const rocke::ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const rocke::KeyError& e) {
+    PyErr_SetObject(PyExc_KeyError, py::str(e.message()).ptr());
+  } catch (const rocke::Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+}  // namespace
 
 PYBIND11_MODULE(rocke_library_engine, m) {
   m.doc() = "rocKE library C++ engine";
+  // Local: translators are process-global in pybind11, and the other rocKE extension module must not
+  // intercept (and re-type) this module's exceptions.
+  py::register_local_exception_translator(&translate);
   m.def("version", &rocke::library::version, "Library engine version.");
   m.def("platform_version", &rocke::library::platform_version,
         "Version of the rocke::core this engine was linked with.");
+  m.def(
+      "build_family",
+      [](const std::string& name, const std::string& kv, const std::string& arch) {
+        py::gil_scoped_release release;
+        return rocke::text::print_kernel(rocke::library::registry_with_library().build(name, kv, arch));
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"),
+      "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
+      "KeyError for an unknown family.");
+  m.def("family_names", [] { return py::tuple(py::cast(rocke::library::registry_with_library().names())); },
+        "Families with a C++ builder in this module (platform's and library's), sorted.");
 }

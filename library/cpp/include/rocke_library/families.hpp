@@ -1,0 +1,21 @@
+// rocKE library: library's families in the C++ family registry.
+// Python twin: rocke_library/families.py (defined, provide)
+//
+// Every family library defines is registered here with its C++ builder twin, so the bindings
+// (rocke_library_engine.build_family) and the native emitter (rocke-library-emit) can build it;
+// the Python provider decides which of them ship.
+#pragma once
+
+#include "rocke/families/registry.hpp"
+
+namespace rocke::library {
+
+inline constexpr const char* OWNER = "rocke-library";
+
+// Add conv_direct_fwd and img2col (owner "rocke-library"): spec fields, builder, normalizer.
+void register_library_families(families::FamilyRegistry& registry);
+
+// The process-wide registry (platform's families) with library's families added, once.
+families::FamilyRegistry& registry_with_library();
+
+}  // namespace rocke::library

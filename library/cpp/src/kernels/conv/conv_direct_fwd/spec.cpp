@@ -1,0 +1,68 @@
+// Python twin: rocke_library/kernels/conv/conv_direct_fwd/spec.py
+#include "rocke_library/kernels/conv/conv_direct_fwd/spec.hpp"
+
+#include <algorithm>
+
+#include "rocke/helpers/dtypes.hpp"
+#include "rocke/util/strings.hpp"
+#include "rocke_library/kernels/conv/geometry.hpp"
+
+namespace rocke::library::conv::conv_direct_fwd {
+
+using families::Field;
+using S = ConvDirectFwdSpec;
+
+const std::vector<Field<S>>& S::fields() {
+  static const std::vector<Field<S>> list = {
+      {"bias", &S::bias},         {"depthwise", &S::depthwise}, {"dil_h", &S::dil_h},
+      {"dil_w", &S::dil_w},       {"dtype", &S::dtype},         {"filter_x", &S::filter_x},
+      {"filter_y", &S::filter_y}, {"pad_h", &S::pad_h},         {"pad_w", &S::pad_w},
+      {"relu", &S::relu},         {"stride_h", &S::stride_h},   {"stride_w", &S::stride_w},
+      {"thread_k", &S::thread_k}, {"thread_p", &S::thread_p},   {"tile_k", &S::tile_k},
+      {"tile_p", &S::tile_p},     {"vec", &S::vec},
+  };
+  return list;
+}
+
+void S::check() const {
+  using helpers::FLOAT_DTYPES;
+  using std::to_string;
+  using util::cat;
+  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), dtype) == FLOAT_DTYPES.end()) {
+    fail("dtype", cat("must be one of ", util::join(FLOAT_DTYPES, ", ")));
+  }
+  if (std::find(VEC_WIDTHS.begin(), VEC_WIDTHS.end(), vec) == VEC_WIDTHS.end()) fail("vec", "must be 1, 2, 4 or 8");
+  std::int64_t most = MAX_ACCESS_BYTES / helpers::elem_bytes(dtype);
+  if (vec > most) {
+    fail("vec", cat("one ", dtype, " access holds at most ", to_string(most), " elements (",
+                    to_string(MAX_ACCESS_BYTES), " bytes)"));
+  }
+  if (std::find(THREAD_K_CHOICES.begin(), THREAD_K_CHOICES.end(), thread_k) == THREAD_K_CHOICES.end()) {
+    fail("thread_k", "must be 1, 2, 4 or 8");
+  }
+  if (thread_p < 1 || thread_p > MAX_THREAD_P) fail("thread_p", cat("must be in 1..", to_string(MAX_THREAD_P)));
+  if (thread_p * thread_k > MAX_ACCUMULATORS) {
+    fail("thread_p", cat("thread_p * thread_k = ", to_string(thread_p * thread_k),
+                         " accumulators exceed the limit of ", to_string(MAX_ACCUMULATORS)));
+  }
+  if (depthwise && thread_k % vec != 0) {
+    fail("vec", cat("must divide thread_k=", to_string(thread_k), " (depthwise vectors run along the channels)"));
+  }
+  if (tile_k < thread_k || tile_k > MAX_TILE_K || tile_k % thread_k != 0) {
+    fail("tile_k", cat("must be a multiple of thread_k=", to_string(thread_k), " in ", to_string(thread_k), "..",
+                       to_string(MAX_TILE_K)));
+  }
+  if (tile_p < thread_p || tile_p > MAX_TILE_P || tile_p % thread_p != 0) {
+    fail("tile_p", cat("must be a multiple of thread_p=", to_string(thread_p), " in ", to_string(thread_p), "..",
+                       to_string(MAX_TILE_P)));
+  }
+  std::int64_t count = threads();
+  if (count < THREAD_STEP || count > MAX_THREADS || count % THREAD_STEP != 0) {
+    fail("tile_p", cat("(tile_p / thread_p) * (tile_k / thread_k) = ", to_string(count), " threads; must be a ",
+                       "multiple of ", to_string(THREAD_STEP), " in ", to_string(THREAD_STEP), "..",
+                       to_string(MAX_THREADS)));
+  }
+  check_window(*this);
+}
+
+}  // namespace rocke::library::conv::conv_direct_fwd
