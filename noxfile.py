@@ -153,6 +153,8 @@ def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22, gate
 def parity(session: nox.Session) -> None:
     """Python engine == C++ engine, byte for byte."""
     _marker_lane(session, "parity", gate="parity")
+    # The C++ parser, verifier and lowerer see untrusted text: fuzz them under ASan+UBSan.
+    session.run("python", "platform/tools/sanitize_fuzz.py", "--build-dir", str(WORK / "sanitize"))
 
 
 @nox.session
