@@ -28,3 +28,15 @@ def test_isa_reports_real_resources(tmp_path, name, arch):
     assert len(data["ll_sha256"]) == 64
     text = _rocke("isa", str(path), "--arch", arch, "--asm")
     assert text.returncode == 0 and "s_endpgm" in text.stdout and "occupancy" in text.stdout
+
+
+def test_isa_of_a_family_config():
+    out = _rocke("isa", "gemm", "--config", "0", "--arch", "gfx942", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["kernel"].startswith("gemm_") and data["agprs"] >= 0 and data["lds_bytes"] > 0
+
+
+def test_isa_of_an_unknown_family_is_a_usage_error():
+    out = _rocke("isa", "nosuch", "--config", "0", "--arch", "gfx942")
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "unknown family 'nosuch'" in out.stderr

@@ -1,4 +1,7 @@
-"""`rocke isa FILE --arch A [--flavor F] [--json] [--asm]`: real ISA and resource use of a kernel."""
+"""`rocke isa (FILE | FAMILY --config N | FAMILY --spec KV) --arch A [--flavor F] [--json] [--asm]`.
+
+Real ISA and resource use of a kernel: a rocke.ir/1 file, or a family config built by its builder.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +16,11 @@ from rocke.isa import Resources, compile_ll, ir_sha256, resources, running_flavo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("isa", help="compile a rocke.ir/1 file with the real LLVM; print resources")
-    parser.add_argument("file", help="kernel in rocke.ir/1 text")
+    parser = sub.add_parser("isa", help="compile a kernel with the real LLVM; print its resources")
+    parser.add_argument("file", metavar="FILE|FAMILY", help="kernel in rocke.ir/1 text, or a family name")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--config", type=int, metavar="N", help="with FAMILY: config number (0-based)")
+    which.add_argument("--spec", metavar="KV", help="with FAMILY: spec in canonical key=value text")
     add_target_args(parser, flavor_required=False)
     parser.add_argument("--json", action="store_true", help="print resources as JSON")
     parser.add_argument("--asm", action="store_true", help="print the ISA as well")
@@ -38,8 +44,18 @@ def format_resources(res: Resources) -> str:
             f"scratch {res.scratch_bytes} B  lds {res.lds_bytes} B  occupancy {res.occupancy} waves/SIMD")
 
 
+def _kernel(args: argparse.Namespace) -> KernelDef:
+    if args.config is None and args.spec is None:
+        return read_kernel(args.file)
+    from rocke.cli.emit_cmd import resolve_spec
+    from rocke.families import get_family
+
+    family = get_family(args.file)
+    return family.build(resolve_spec(family, args.config, args.spec, args.arch), args.arch)
+
+
 def run(args: argparse.Namespace) -> int:
-    kernel = read_kernel(args.file)
+    kernel = _kernel(args)
     ll, asm, res = compile_kernel(kernel, arch=args.arch, flavor=args.flavor, engine=args.engine)
     if args.asm:
         sys.stdout.write(asm)
