@@ -15,8 +15,9 @@ import hashlib
 import re
 from typing import Any, ClassVar, Self
 
-_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})")
-_STR = re.compile(r"[A-Za-z0-9_.\-]+")
+# The spellings of int and str field values (the config loader checks lines with the same rules).
+INT_VALUE = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+STR_VALUE = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 class SpecError(ValueError):
@@ -87,9 +88,9 @@ def _parse_value(family: str, key: str, raw: str, kind: type) -> Any:
             raise SpecError(f"{family}: {key}={raw}: must be 0 or 1")
         return raw == "1"
     if kind is int:
-        if not _INT.fullmatch(raw):
+        if not INT_VALUE.fullmatch(raw):
             raise SpecError(f"{family}: {key}={raw}: must be a decimal integer")
         return int(raw)
-    if not _STR.fullmatch(raw):
+    if not STR_VALUE.fullmatch(raw):
         raise SpecError(f"{family}: {key}={raw}: must be letters, digits, '_', '.' or '-'")
     return raw

@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rocke.arch import ARCH_NAMES
-from rocke.families.spec import Spec, SpecError
+from rocke.families.spec import INT_VALUE, STR_VALUE, Spec, SpecError
 
 if TYPE_CHECKING:
     from rocke.families.registry import Family
 
-_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})")
-_STR = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 class ConfigError(ValueError):
@@ -62,9 +59,9 @@ def canonical_kv(spec: type[Spec], kv: str) -> str | None:
             if raw not in ("0", "1"):
                 return None
         elif kind is int:
-            if not _INT.fullmatch(raw) or raw == "-0":
+            if not INT_VALUE.fullmatch(raw) or raw == "-0":
                 return None
-        elif not _STR.fullmatch(raw):
+        elif not STR_VALUE.fullmatch(raw):
             return None
         values[key] = raw
     if sorted(values) != sorted(types):
