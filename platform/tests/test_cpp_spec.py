@@ -22,6 +22,7 @@ from rocke.families.elementwise import build as build_elementwise
 from rocke.families.gemm import GemmSpec
 from rocke.families.gemm import build as build_gemm
 from rocke.families.spec import Spec, SpecError
+from rocke.gates.conformance import with_changes as _with
 
 pytestmark = pytest.mark.parity
 
@@ -36,12 +37,6 @@ ARCHS = {"elementwise": "gfx1100", "gemm": "gfx950"}  # archs on which the base 
 @pytest.fixture(scope="module")
 def engine() -> Any:
     return native_engine()
-
-
-def _with(base: str, **changes: object) -> str:
-    pairs = dict(pair.split("=", 1) for pair in base.split(" "))
-    pairs.update({key: str(value) for key, value in changes.items()})
-    return " ".join(f"{key}={pairs[key]}" for key in sorted(pairs))
 
 
 def _python_refusal(family: str, kv: str) -> str | None:

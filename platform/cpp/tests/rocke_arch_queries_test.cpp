@@ -1,7 +1,7 @@
 // ctest: the arch queries the families use (mma_ops, largest_k, operand_layout, fits_lds,
 // occupancy) and the layout / fragment planning helpers, against values of the Python engine.
 // Python twins: platform/tests/test_arch_mma.py, test_arch_occupancy.py, test_helpers_layout.py
-// (the full cross-engine comparison of the builders is platform/tests/test_cpp_family_gemm.py).
+// (the full cross-engine comparison of the builders is platform/tests/families/gemm/test_gemm_cpp.py).
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // ctest: the spec twin (kv parsing, SpecError texts, canonical text, digests), SHA-256, the host
 // facts of the helper twins, and the elementwise builder twin.
-// Python twins: platform/tests/test_family_specs.py, test_helpers_index.py, test_helpers_tiles.py
-// (the byte-for-byte comparison with Python is platform/tests/test_cpp_family_elementwise.py).
+// Python twins: platform/tests/families/*/test_*_specs.py, test_helpers_index.py, test_helpers_tiles.py
+// (the byte-for-byte comparison with Python is platform/tests/families/elementwise/test_elementwise_cpp.py).
 #include <string>
 #include <vector>
 

@@ -22,7 +22,8 @@ class Family:
     owner         distribution that owns it: "rocke" or "rocke-library"
     spec          the Spec subclass (canonical kv text form)
     build         Python builder: build(spec, arch_name) -> KernelDef
-    package       import package holding its data files (configs/<name>.cfg, goldens/<name>.json)
+    package       the family's own folder (import package); it holds its config file <name>.cfg and
+                  its golden <name>.golden.json
     cpp_engine    extension module whose build_family(name, kv, arch) is the C++ builder twin
     native_emitter  the C++ executable that emits this family with no Python
     launch        launch(spec, problem) -> LaunchContract (grid, block, args) -- used by sim and hosts

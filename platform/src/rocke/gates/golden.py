@@ -30,18 +30,26 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+GOLDEN_SUFFIX = ".golden.json"
+
+
+def golden_name(family: Family) -> str:
+    """The golden's file name, beside the config file in the family's folder: <name>.golden.json."""
+    return f"{family.name}{GOLDEN_SUFFIX}"
+
+
 def golden_path(family: Family) -> Path:
-    return Path(str(resources.files(family.package).joinpath("goldens", f"{family.name}.json")))
+    return Path(str(resources.files(family.package).joinpath(golden_name(family))))
 
 
 def source_golden_path(family: Family, root: Path) -> Path:
-    """The golden file in a source checkout: <root>/<package dir>/src/<package path>/goldens/<name>.json."""
+    """The golden file in a source checkout: <root>/<package dir>/src/<package path>/<name>.golden.json."""
     package_path = family.package.replace(".", "/")
     matches = sorted(p for p in root.glob(f"*/src/{package_path}") if p.is_dir())
     if len(matches) != 1:
         raise FileNotFoundError(f"cannot find the source of package {family.package} under {root} "
                                 f"(found {len(matches)}); run bless from the repository root or pass --root")
-    return matches[0] / "goldens" / f"{family.name}.json"
+    return matches[0] / golden_name(family)
 
 
 def entry(out: Emission) -> dict[str, str]:

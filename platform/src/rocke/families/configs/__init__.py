@@ -103,27 +103,30 @@ def parse_configs(text: str, spec: type[Spec], source: str) -> list[ConfigLine]:
     return lines
 
 
-def config_text(family_name: str, package: str = "rocke.families") -> str:
-    """The text of configs/<family_name>.cfg shipped in `package`."""
-    return (resources.files(package) / "configs" / f"{family_name}.cfg").read_text(encoding="ascii")
+def config_text(family_name: str, package: str | None = None) -> str:
+    """The text of <family_name>.cfg shipped in the family's folder `package` (default: the platform
+    family's folder, rocke.families.<family_name>)."""
+    folder = package if package is not None else f"rocke.families.{family_name}"
+    return (resources.files(folder) / f"{family_name}.cfg").read_text(encoding="ascii")
 
 
-def load_configs(family_name: str, spec: type[Spec] | None = None, package: str = "rocke.families") -> list[ConfigLine]:
-    """The configs of a family. spec defaults to the platform family's spec class."""
+def load_configs(family_name: str, spec: type[Spec] | None = None, package: str | None = None) -> list[ConfigLine]:
+    """The configs of a family. spec and package default to the platform family's."""
     if spec is None:
         from rocke.families.platform_families import provide
 
-        found = {family.name: family.spec for family in provide()}
+        found = {family.name: family for family in provide()}
         if family_name not in found:
             raise KeyError(f"unknown platform family '{family_name}'; known: {', '.join(sorted(found))}")
-        spec = found[family_name]
+        spec, package = found[family_name].spec, found[family_name].package
     assert spec is not None and dataclasses.is_dataclass(spec)
     return parse_configs(config_text(family_name, package), spec, f"{family_name}.cfg")
 
 
 def config_path(family: Family) -> Path:
-    """The shipped config file of any registered family (platform's or library's)."""
-    return Path(str(resources.files(family.package) / "configs" / f"{family.name}.cfg"))
+    """The shipped config file of any registered family (platform's or library's): <name>.cfg in
+    the family's own folder."""
+    return Path(str(resources.files(family.package) / f"{family.name}.cfg"))
 
 
 def config_bytes(family: Family) -> bytes:

@@ -15,7 +15,7 @@ def test_library_defines_the_conv_families() -> None:
     assert tuple(family.name for family in defined) == NAMES
     for family in defined:
         assert family.owner == "rocke-library"
-        assert family.package == "rocke_library"
+        assert family.package == f"rocke_library.kernels.conv.{family.name}"
         assert family.cpp_engine == "rocke_library_engine"
         assert family.native_emitter == "rocke-library-emit"
         assert family.spec is not None and family.spec.FAMILY == family.name

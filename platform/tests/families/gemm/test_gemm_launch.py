@@ -1,4 +1,4 @@
-"""Launch contracts: argument order and roles, grid and block, JSON form, argument binding."""
+"""gemm's launch contract: argument order and roles, grid and block, JSON form, argument binding."""
 
 from __future__ import annotations
 
@@ -6,31 +6,14 @@ import json
 
 import pytest
 
-from rocke.families.elementwise import ElementwiseSpec
-from rocke.families.elementwise import launch as launch_elementwise
 from rocke.families.gemm import GemmSpec
 from rocke.families.gemm import launch as launch_gemm
 from rocke.families.launch import CONTRACT_FORMAT, LaunchContract, LaunchError
-from rocke.families.platform_families import provide
 
 GEMM = GemmSpec.from_kv(
     "a_dtype=bf16 a_layout=col b_dtype=bf16 b_layout=row bias=1 bk=32 bm=64 bn=32 c_dtype=f16 double_buffer=1 "
     "lds_pad=8 op_id=wmma_f32_16x16x16_bf16_gfx11 wm=2 wn=1"
 )
-EW = ElementwiseSpec.from_kv("block=128 dtype=f32 op=mul vec=4")
-
-
-def test_elementwise_contract() -> None:
-    c = launch_elementwise(EW, {"n": 1001})
-    assert [(a.name, a.type, a.role, a.bytes, a.value) for a in c.args] == [
-        ("x", "ptr<f32, global>", "input", 4004, None),
-        ("y", "ptr<f32, global>", "input", 4004, None),
-        ("out", "ptr<f32, global>", "output", 4004, None),
-        ("n", "i32", "scalar", 0, 1001),
-    ]
-    assert c.grid == (2, 1, 1) and c.block == (128, 1, 1)  # 1001 / 512 elements per workgroup
-    assert (c.workspace_bytes, c.zero_init) == (0, ())
-    assert c.kernel == EW.kernel_name() and c.spec == EW.to_kv()
 
 
 def test_gemm_contract() -> None:
@@ -88,20 +71,3 @@ def test_gemm_problem_refusals(problem: dict, message: str) -> None:
     with pytest.raises(LaunchError) as info:
         launch_gemm(GEMM, problem)
     assert str(info.value) == message
-
-
-def test_elementwise_problem_refusals() -> None:
-    with pytest.raises(LaunchError, match="elementwise: problem size n must be a positive int"):
-        launch_elementwise(EW, {"n": -5})
-    with pytest.raises(LaunchError, match="elementwise: buffer x needs 2147483648 bytes"):
-        launch_elementwise(EW, {"n": 2**29})
-
-
-def test_platform_families_are_registered_completely() -> None:
-    families = provide()
-    assert [f.name for f in families] == ["elementwise", "gemm"]
-    for family in families:
-        assert family.owner == "rocke" and family.package == "rocke.families"
-        assert family.cpp_engine == "rocke_engine" and family.native_emitter == "rocke-emit"
-        assert family.spec is not None and family.spec.FAMILY == family.name
-        assert callable(family.build) and callable(family.launch) and callable(family.reference)

@@ -14,15 +14,15 @@ import itertools
 
 import numpy as np
 import pytest
-from conv_cases import configs
 
-from rocke.families.configs import ConfigLine
+from rocke.families.configs import ConfigLine, family_configs
 from rocke_library.kernels.conv.conv_direct_fwd import ConvDirectFwdSpec, reference
+from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY
 from rocke_library.kernels.conv.conv_direct_fwd.numerics import edge_problem, run_case
 
 pytestmark = pytest.mark.numeric
 
-CONFIGS = [line for line in configs("conv_direct_fwd") if not line.refuse]
+CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 
 
 @pytest.mark.parametrize("line", CONFIGS, ids=[f"{c.arch}:{c.lineno}" for c in CONFIGS])

@@ -7,49 +7,33 @@ rules, arch rule, unknown arch); random specs on every arch. Needs the installed
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from conv_cases import FAMILIES, with_changes
-from cpp_parity import assert_all_pass, config_verdicts, library_engine, same
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conv_specs import IMG2COL, IMG2COL_REFUSALS
+from test_img2col_specs import BASE, SPEC_REFUSALS
 
 from rocke.arch import ARCH_NAMES
+from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.img2col.family import FAMILY
 
 pytestmark = pytest.mark.parity
 
-FAMILY = FAMILIES["img2col"]
+
+class TestImg2colParity(kit.ParityConformance):
+    family = FAMILY
+    base = BASE
+    base_arch = "gfx1100"
 
 
-@pytest.fixture(scope="module")
-def engine() -> Any:
-    engine = library_engine()
-    if FAMILY.name not in engine.family_names():
-        pytest.fail("the installed rocke_library_engine has no C++ img2col builder")
-    return engine
-
-
-def test_config_file_three_ways(engine: Any) -> None:
-    assert_all_pass(config_verdicts(FAMILY))
-
-
-@pytest.mark.parametrize(("changes", "message"), IMG2COL_REFUSALS)
-def test_spec_rule_refusals(engine: Any, changes: dict, message: str) -> None:
-    assert same(FAMILY, with_changes(IMG2COL, **changes), "gfx1100") == ("ValueError", message)
+@pytest.mark.parametrize(("changes", "message"), SPEC_REFUSALS)
+def test_spec_rule_refusals(changes: dict, message: str) -> None:
+    assert kit.same(FAMILY, kit.with_changes(BASE, **changes), "gfx1100") == ("ValueError", message)
 
 
 @pytest.mark.parametrize(("block", "arch"), [(96, "gfx942"), (160, "gfx950"), (32, "gfx942")])
-def test_arch_rule_refusal(engine: Any, block: int, arch: str) -> None:
-    status, message = same(FAMILY, with_changes(IMG2COL, block=block), arch)
+def test_arch_rule_refusal(block: int, arch: str) -> None:
+    status, message = kit.same(FAMILY, kit.with_changes(BASE, block=block), arch)
     assert status == "ValueError" and message.endswith(f"wave size 64 of {arch}")
-
-
-@pytest.mark.parametrize("arch", ["gfx90a", "", "GFX942"])
-def test_unknown_arch(engine: Any, arch: str) -> None:
-    status, message = same(FAMILY, IMG2COL, arch)
-    assert status == "KeyError+ValueError" and message.startswith("unknown arch")
 
 
 @st.composite
@@ -66,10 +50,10 @@ def cases(draw: st.DrawFn) -> tuple[str, str]:
     }
     if draw(st.integers(0, 9)) == 0:
         changes[draw(st.sampled_from(sorted(changes)))] = draw(st.integers(-3, 40))
-    return with_changes(IMG2COL, **changes), draw(st.sampled_from(ARCH_NAMES))
+    return kit.with_changes(BASE, **changes), draw(st.sampled_from(ARCH_NAMES))
 
 
 @given(cases())
 @settings(max_examples=120, deadline=None)
-def test_random_specs(engine: Any, case: tuple[str, str]) -> None:
-    same(FAMILY, *case)
+def test_random_specs(case: tuple[str, str]) -> None:
+    kit.same(FAMILY, *case)

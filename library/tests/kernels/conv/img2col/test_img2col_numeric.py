@@ -9,15 +9,15 @@ import itertools
 
 import numpy as np
 import pytest
-from conv_cases import configs
 
-from rocke.families.configs import ConfigLine
+from rocke.families.configs import ConfigLine, family_configs
 from rocke_library.kernels.conv.img2col import Img2colSpec, reference
+from rocke_library.kernels.conv.img2col.family import FAMILY
 from rocke_library.kernels.conv.img2col.numerics import edge_problem, run_case
 
 pytestmark = pytest.mark.numeric
 
-CONFIGS = [line for line in configs("img2col") if not line.refuse]
+CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 
 
 def _spec(arch_kv: str) -> Img2colSpec:

@@ -8,50 +8,34 @@ installed wheels.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from conv_cases import FAMILIES, with_changes
-from cpp_parity import assert_all_pass, config_verdicts, library_engine, same
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conv_specs import CONV, CONV_REFUSALS
+from test_conv_direct_fwd_specs import BASE, SPEC_REFUSALS
 
 from rocke.arch import ARCH_NAMES
+from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY
 
 pytestmark = pytest.mark.parity
 
-FAMILY = FAMILIES["conv_direct_fwd"]
+
+class TestConvDirectFwdParity(kit.ParityConformance):
+    family = FAMILY
+    base = BASE
+    base_arch = "gfx1201"
 
 
-@pytest.fixture(scope="module")
-def engine() -> Any:
-    engine = library_engine()
-    if FAMILY.name not in engine.family_names():
-        pytest.fail("the installed rocke_library_engine has no C++ conv_direct_fwd builder")
-    return engine
+@pytest.mark.parametrize(("changes", "message"), SPEC_REFUSALS)
+def test_spec_rule_refusals(changes: dict, message: str) -> None:
+    assert kit.same(FAMILY, kit.with_changes(BASE, **changes), "gfx1201") == ("ValueError", message)
 
 
-def test_config_file_three_ways(engine: Any) -> None:
-    assert_all_pass(config_verdicts(FAMILY))
-
-
-@pytest.mark.parametrize(("changes", "message"), CONV_REFUSALS)
-def test_spec_rule_refusals(engine: Any, changes: dict, message: str) -> None:
-    assert same(FAMILY, with_changes(CONV, **changes), "gfx1201") == ("ValueError", message)
-
-
-def test_arch_rule_refusal(engine: Any) -> None:
-    status, message = same(FAMILY, with_changes(CONV, tile_k=24), "gfx950")
+def test_arch_rule_refusal() -> None:
+    status, message = kit.same(FAMILY, kit.with_changes(BASE, tile_k=24), "gfx950")
     assert status == "ValueError"
     assert message == ("conv_direct_fwd: tile_p=64: (tile_p / thread_p) * (tile_k / thread_k) = 96 threads; must be "
                        "a multiple of the wave size 64 of gfx950")
-
-
-@pytest.mark.parametrize("arch", ["gfx90a", "gfx1200"])
-def test_unknown_arch(engine: Any, arch: str) -> None:
-    status, message = same(FAMILY, CONV, arch)
-    assert status == "KeyError+ValueError" and message.startswith("unknown arch")
 
 
 @st.composite
@@ -76,10 +60,10 @@ def cases(draw: st.DrawFn) -> tuple[str, str]:
     if draw(st.integers(0, 9)) == 0:
         key = draw(st.sampled_from(sorted(k for k in changes if k not in ("bias", "depthwise", "relu", "dtype"))))
         changes[key] = draw(st.integers(-3, 70))
-    return with_changes(CONV, **changes), draw(st.sampled_from(ARCH_NAMES))
+    return kit.with_changes(BASE, **changes), draw(st.sampled_from(ARCH_NAMES))
 
 
 @given(cases())
 @settings(max_examples=100, deadline=None)
-def test_random_specs(engine: Any, case: tuple[str, str]) -> None:
-    same(FAMILY, *case)
+def test_random_specs(case: tuple[str, str]) -> None:
+    kit.same(FAMILY, *case)

@@ -1,0 +1,18 @@
+"""img2col over its config file, through the conformance kit: every config builds and verifies, or
+refuses, as its line says; kernels match their launch contracts; every arch and dtype is covered."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from test_img2col_specs import BASE
+
+from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.img2col.family import FAMILY
+
+
+class TestImg2colBuilders(kit.BuilderConformance):
+    family = FAMILY
+    problem: ClassVar[dict[str, int]] = {"n": 2, "h": 15, "w": 17, "c": 48, "g": 2}
+    base = BASE
+    dtypes = ("f16", "bf16", "f32")

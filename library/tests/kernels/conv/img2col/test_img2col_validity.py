@@ -1,0 +1,16 @@
+"""Every built img2col config, lowered for the running LLVM's flavor, compiles with real LLVM (in child
+processes) without scratch or spills and within the arch's LDS. Runs in both LLVM lanes, each with its
+own flavor."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.img2col.family import FAMILY
+
+pytestmark = [pytest.mark.validity, pytest.mark.validity_llvm20]  # each lane checks its own flavor
+
+
+class TestImg2colValidity(kit.ValidityConformance):
+    family = FAMILY

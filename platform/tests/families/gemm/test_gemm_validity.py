@@ -1,0 +1,15 @@
+"""Every built gemm config, lowered for the running LLVM's flavor, compiles with real LLVM (in child
+processes) without scratch or spills and within the arch's LDS."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocke.families.gemm.family import FAMILY
+from rocke.gates import conformance as kit
+
+pytestmark = pytest.mark.validity
+
+
+class TestGemmValidity(kit.ValidityConformance):
+    family = FAMILY
