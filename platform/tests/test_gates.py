@@ -43,11 +43,10 @@ CONFIGS = "# toy configs\ngfx942 scale=2\ngfx1100 scale=3\nrefuse gfx942 scale=9
 @pytest.fixture
 def toy(tmp_path: Path, monkeypatch):
     """A registered toy family with a config file, a C++ stand-in and a native emitter stand-in."""
-    pkg = tmp_path / "toydist" / "src" / "toyfam"
-    (pkg / "configs").mkdir(parents=True)
-    (pkg / "goldens").mkdir()
+    pkg = tmp_path / "toydist" / "src" / "toyfam"  # the family's folder: record, config file, golden
+    pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
-    (pkg / "configs" / "toy.cfg").write_text(CONFIGS)
+    (pkg / "toy.cfg").write_text(CONFIGS)
     monkeypatch.syspath_prepend(str(tmp_path / "toydist" / "src"))
     monkeypatch.delitem(sys.modules, "toyfam", raising=False)  # each test imports its own copy
     family = Family("toy", "toy-dist", ToySpec, build_toy, "toyfam", "toy_cpp", "toy-emit")
@@ -145,7 +144,7 @@ def test_unknown_verdict_fails_closed():
 
 def test_all_refused_family_fails(toy):
     configs = "refuse gfx942 scale=9\n"
-    (toy.pkg / "configs" / "toy.cfg").write_text(configs)
+    (toy.pkg / "toy.cfg").write_text(configs)
     toy.stream.write_bytes(_native_stream(configs))
     status = _parity()
     assert not status.ok and any("every config is refused" in p for p in status.problems)
@@ -153,7 +152,7 @@ def test_all_refused_family_fails(toy):
 
 def test_expected_refusal_that_builds_fails(toy):
     configs = "refuse gfx942 scale=2\n"
-    (toy.pkg / "configs" / "toy.cfg").write_text(configs)
+    (toy.pkg / "toy.cfg").write_text(configs)
     toy.stream.write_bytes(_native_stream(configs))
     assert _parity().verdicts[0].verdict == "unexpected-build"
 
@@ -166,13 +165,13 @@ def _bless_and_check(toy):
 
 def test_golden_bless_then_check_passes(toy):
     assert _bless_and_check(toy) == []
-    data = json.loads((toy.pkg / "goldens" / "toy.json").read_text())
+    data = json.loads((toy.pkg / "toy.golden.json").read_text())
     assert data["count"] == 3 and set(data["configs"]["refuse gfx942 scale=9"]) == {"refusal"}
 
 
 def test_golden_changed_hash_fails(toy):
     golden.bless(root=toy.root)
-    path = toy.pkg / "goldens" / "toy.json"
+    path = toy.pkg / "toy.golden.json"
     data = json.loads(path.read_text())
     data["configs"]["gfx942 scale=2"]["llvm22"] = "0" * 64
     path.write_text(json.dumps(data))
@@ -182,7 +181,7 @@ def test_golden_changed_hash_fails(toy):
 
 def test_golden_extra_config_fails_until_reblessed(toy):
     golden.bless(root=toy.root)
-    with (toy.pkg / "configs" / "toy.cfg").open("a") as f:
+    with (toy.pkg / "toy.cfg").open("a") as f:
         f.write("gfx950 scale=4\n")
     problems, _ = golden.check_golden(root=toy.root, quiet=True)
     assert any("unblessed config [gfx950 scale=4]" in p for p in problems)
@@ -192,7 +191,7 @@ def test_golden_extra_config_fails_until_reblessed(toy):
 
 def test_golden_missing_entry_fails(toy):
     golden.bless(root=toy.root)
-    path = toy.pkg / "goldens" / "toy.json"
+    path = toy.pkg / "toy.golden.json"
     data = json.loads(path.read_text())
     del data["configs"]["gfx1100 scale=3"]
     path.write_text(json.dumps(data))
@@ -202,23 +201,23 @@ def test_golden_missing_entry_fails(toy):
 
 def test_golden_crlf_fails(toy):
     golden.bless(root=toy.root)
-    path = toy.pkg / "goldens" / "toy.json"
+    path = toy.pkg / "toy.golden.json"
     path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
     problems, _ = golden.check_golden(root=toy.root, quiet=True)
     assert any("CR bytes" in p for p in problems)
 
 
 def test_crlf_in_config_file_is_refused(toy):
-    (toy.pkg / "configs" / "toy.cfg").write_bytes(CONFIGS.replace("\n", "\r\n").encode())
+    (toy.pkg / "toy.cfg").write_bytes(CONFIGS.replace("\n", "\r\n").encode())
     with pytest.raises(ValueError, match="carriage returns and tabs are not allowed"):
         golden.check_golden(root=toy.root, quiet=True)
 
 
 def test_non_canonical_config_line_is_refused(toy):
-    (toy.pkg / "configs" / "toy.cfg").write_text("gfx942 scale=02\n")
+    (toy.pkg / "toy.cfg").write_text("gfx942 scale=02\n")
     with pytest.raises(ValueError, match=r"toy\.cfg line 1: toy: scale=02: must be a decimal integer"):
         golden.check_golden(root=toy.root, quiet=True)
-    (toy.pkg / "configs" / "toy.cfg").write_text("refuse gfx942 scale=2 scale=2\n")
+    (toy.pkg / "toy.cfg").write_text("refuse gfx942 scale=2 scale=2\n")
     with pytest.raises(ValueError, match="expected the toy spec as canonical key=value pairs"):
         golden.check_golden(root=toy.root, quiet=True)
 
@@ -226,6 +225,36 @@ def test_non_canonical_config_line_is_refused(toy):
 def test_missing_golden_file_fails(toy):
     problems, _ = golden.check_golden(root=toy.root, quiet=True)
     assert problems == ["toy: no golden file; bless it with `rocke bless --only toy`"]
+
+
+def test_orphan_golden_file_fails(toy):
+    """A golden with no registered family (a removed or renamed family, an old-layout file) is reported."""
+    golden.bless(root=toy.root)
+    (toy.pkg / "gone").mkdir()
+    (toy.pkg / "gone" / "gone.golden.json").write_text((toy.pkg / "toy.golden.json").read_text())
+    (toy.pkg / "goldens").mkdir()
+    (toy.pkg / "goldens" / "toy.json").write_text((toy.pkg / "toy.golden.json").read_text())
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert problems == [
+        "orphan golden file toyfam/goldens/toy.json: no registered family owns it; register its family or delete "
+        "the file",
+        "orphan golden file toyfam/gone/gone.golden.json: no registered family owns it; register its family or "
+        "delete the file",
+    ]
+    (toy.pkg / "gone" / "gone.golden.json").unlink()
+    (toy.pkg / "goldens" / "toy.json").unlink()
+    assert golden.check_golden(root=toy.root, quiet=True)[0] == []
+
+
+def test_orphan_golden_is_reported_even_when_only_other_families_are_checked(toy, monkeypatch):
+    other = dataclasses.replace(toy.family, name="other")
+    monkeypatch.setattr(registry, "providers", lambda: {"toy": lambda: [toy.family, other]})
+    (toy.pkg / "other.cfg").write_text(CONFIGS)
+    golden.bless(["toy"], root=toy.root)
+    (toy.pkg / "stale.golden.json").write_text("{}\n")
+    problems, _ = golden.check_golden(["toy"], root=toy.root, quiet=True)
+    assert problems == ["orphan golden file toyfam/stale.golden.json: no registered family owns it; register its "
+                        "family or delete the file"]
 
 
 def test_frames_reader_is_strict():

@@ -1,4 +1,4 @@
-"""Golden store: one JSON file per family in its owner package (DESIGN §5).
+"""Golden store: one JSON file per family in its owner package (docs/architecture.md §6).
 
 It holds the config file's digest, the config count and, per config, the sha256 of
 the canonical IR and of each flavor's .ll (a refusal hashes its message). The check
@@ -112,8 +112,35 @@ def compare(family: Family, stored_bytes: bytes | None, fresh: dict) -> list[str
     return problems
 
 
+def _package_dir(top: str, root: Path | None) -> Path | None:
+    """The folder of top-level package `top`: installed, or under a source checkout root."""
+    if root is None:
+        return Path(str(resources.files(top)))
+    matches = sorted(p for p in root.glob(f"*/src/{top}") if p.is_dir())
+    return matches[0] if len(matches) == 1 else None
+
+
+def orphan_goldens(families: list[Family], root: Path | None = None) -> list[str]:
+    """Golden files (<name>.golden.json, or any JSON under a goldens/ folder) in the registered
+    families' packages that no registered family owns: each one is a problem, never skipped."""
+    owned = {(source_golden_path(f, root) if root else golden_path(f)).resolve() for f in families}
+    problems = []
+    for top in sorted({f.package.split(".")[0] for f in families}):
+        base = _package_dir(top, root)
+        if base is None:
+            continue  # source_golden_path already failed for every family of this package
+        found = set(base.rglob(f"*{GOLDEN_SUFFIX}")) | set(base.rglob("goldens/*.json"))
+        for path in sorted(found):
+            if path.resolve() not in owned:
+                problems.append(f"orphan golden file {top}/{path.relative_to(base).as_posix()}: no registered "
+                                "family owns it; register its family or delete the file")
+    return problems
+
+
 def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | None = None,
                  quiet: bool = False) -> tuple[list[str], Progress]:
+    """Every selected family's golden against fresh output, then the golden files no registered
+    family owns (over every registered family, whatever `only` selects)."""
     families = select_families(only)
     progress = Progress("golden", sum(len(family_configs(f)) for f in families), quiet=quiet)
     problems: list[str] = []
@@ -126,6 +153,7 @@ def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | N
         problems += compare(family, path.read_bytes() if path.is_file() else None, fresh)
         done += fresh["count"]
         progress.family_done(family.name, time.perf_counter() - start, done)
+    problems += orphan_goldens(select_families(None), root)
     return problems, progress
 
 
