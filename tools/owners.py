@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
 """Code ownership from CODEOWNERS: who must review a change, and does every file have an owner.
 
-  python tools/owners.py check                    every tracked file matches a rule
+  python tools/owners.py check                    every tracked file matches a rule, and every
+                                                  family keeps its files in its own folders
+  python tools/owners.py family NAME              a family's files and the team that owns them
   python tools/owners.py reviewers PATH...        teams whose review these paths need
   python tools/owners.py reviewers --diff REV     teams whose review `git diff REV` needs
+
+A family is a folder `<package>/src/<top>/<rel>/` holding `family.py` (its record); its files are
+those in a folder named after it (docs/architecture.md §5): that folder, with `<name>.cfg` and
+`<name>.golden.json`, the C++ folders `<package>/cpp/include/<top>/<rel>/` and
+`<package>/cpp/src/<rel>/`, and the tests `<package>/tests/<rel>/`. All of them must be present and
+owned by one team.
 
 Rules follow CODEOWNERS semantics for the patterns this repo uses: a leading `/`
 anchors at the root, a trailing `/` owns a directory tree, `*` and `?` glob within
@@ -97,11 +105,51 @@ def changed_files(root: Path, rev: str) -> list[str]:
     return [line for line in out.splitlines() if line]
 
 
+FAMILY_RECORD = "family.py"
+
+
+def families(files: list[str]) -> dict[str, str]:
+    """Family name -> its Python folder: every folder under a package's src/ holding family.py."""
+    found = {}
+    for path in files:
+        parts = path.split("/")
+        if parts[-1] == FAMILY_RECORD and len(parts) >= 5 and parts[1] == "src":
+            found[parts[-2]] = "/".join(parts[:-1])
+    return dict(sorted(found.items()))
+
+
+def family_files(name: str, files: list[str]) -> list[str]:
+    """Every tracked file of family `name`: the files inside a folder named after it."""
+    return [path for path in files if name in path.split("/")[:-1]]
+
+
+def family_problems(files: list[str], rules: list[Rule]) -> list[str]:
+    """One line per family whose files are missing from, or spread beyond, its own folders."""
+    problems = []
+    tracked = set(files)
+    for name, folder in families(files).items():
+        package, _, top, rel = folder.split("/", 3)
+        wanted = {"config file": f"{folder}/{name}.cfg", "golden": f"{folder}/{name}.golden.json"}
+        problems += [f"family {name}: no {what} {path}" for what, path in wanted.items() if path not in tracked]
+        mine = family_files(name, files)
+        for what, prefix in (("C++ headers", f"{package}/cpp/include/{top}/{rel}/"),
+                             ("C++ sources", f"{package}/cpp/src/{rel}/"), ("tests", f"{package}/tests/{rel}/")):
+            if not any(path.startswith(prefix) for path in mine):
+                problems.append(f"family {name}: no {what} in {prefix}")
+        teams = {owners_of(path, rules) for path in mine}
+        if len(teams) > 1:
+            spread = sorted(path for path in mine if owners_of(path, rules) != owners_of(folder, rules))
+            problems.append(f"family {name}: files owned by more than one team: {', '.join(spread)}")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=ROOT)
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("check")
+    fam = sub.add_parser("family")
+    fam.add_argument("name")
     rev = sub.add_parser("reviewers")
     rev.add_argument("paths", nargs="*")
     rev.add_argument("--diff", metavar="REV")
@@ -116,6 +164,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(unowned)} of {len(files)} tracked files have no owner in CODEOWNERS")
             return 1
         print(f"owners: all {len(files)} tracked files have an owner")
+        problems = family_problems(files, rules)
+        for problem in problems:
+            print(problem)
+        if problems:
+            return 1
+        print(f"owners: {len(families(files))} families, each in its own folders with one owner")
+        return 0
+    if args.cmd == "family":
+        files = tracked_files(args.root)
+        if args.name not in families(files):
+            print(f"unknown family '{args.name}'; known: {', '.join(families(files)) or 'none'}")
+            return 1
+        for path in family_files(args.name, files):
+            print(f"{' '.join(owners_of(path, rules))}  {path}")
         return 0
     paths = list(args.paths) + (changed_files(args.root, args.diff) if args.diff else [])
     if not paths:

@@ -59,3 +59,53 @@ def test_reviewers_for_a_diff(tmp_path: Path):
     changed = owners.changed_files(tmp_path, "HEAD")
     assert changed == ["library/conv.py"]
     assert owners.reviewers(changed, RULES) == ["@rocke/library"]
+
+
+def _family_tree(root: Path, package: str, rel: str, name: str) -> list[Path]:
+    top = "rocke" if package == "platform" else "rocke_library"
+    files = [root / package / "src" / top / rel / name / n for n in ("family.py", f"{name}.cfg", f"{name}.golden.json")]
+    files += [root / package / "cpp" / "include" / top / rel / name / "spec.hpp",
+              root / package / "cpp" / "src" / rel / name / "spec.cpp",
+              root / package / "tests" / rel / name / f"test_{name}_specs.py"]
+    return files
+
+
+def _git_tree(root: Path, files: list[Path]) -> None:
+    shutil.copy(ROOT / "CODEOWNERS", root / "CODEOWNERS")
+    for path in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+
+
+def test_every_family_has_one_folder_per_kind_and_one_owner():
+    files = owners.tracked_files(ROOT)
+    assert set(owners.families(files)) >= {"conv_direct_fwd", "elementwise", "gemm", "img2col"}
+    assert owners.family_problems(files, RULES) == []
+    assert "library/src/rocke_library/kernels/conv/img2col/img2col.golden.json" in owners.family_files("img2col", files)
+
+
+def test_check_fails_on_a_family_missing_its_golden(tmp_path: Path, capsys):
+    files = _family_tree(tmp_path, "library", "kernels/conv", "toy")
+    _git_tree(tmp_path, [f for f in files if not f.name.endswith(".golden.json")])
+    assert owners.main(["--root", str(tmp_path), "check"]) == 1
+    assert "family toy: no golden library/src/rocke_library/kernels/conv/toy/toy.golden.json" in capsys.readouterr().out
+    _git_tree(tmp_path, files)
+    assert owners.main(["--root", str(tmp_path), "check"]) == 0
+
+
+def test_check_fails_on_a_family_spread_over_both_teams(tmp_path: Path, capsys):
+    files = _family_tree(tmp_path, "library", "kernels/conv", "toy")
+    stray = tmp_path / "platform" / "tests" / "families" / "toy" / "test_toy_cpp.py"
+    _git_tree(tmp_path, [*files, stray])
+    assert owners.main(["--root", str(tmp_path), "check"]) == 1
+    assert "family toy: files owned by more than one team: platform/tests/families/toy/test_toy_cpp.py" in (
+        capsys.readouterr().out)
+
+
+def test_check_fails_on_a_family_without_tests(tmp_path: Path, capsys):
+    files = _family_tree(tmp_path, "platform", "families", "toy")
+    _git_tree(tmp_path, [f for f in files if "tests" not in f.parts])
+    assert owners.main(["--root", str(tmp_path), "check"]) == 1
+    assert "family toy: no tests in platform/tests/families/toy/" in capsys.readouterr().out
