@@ -1,4 +1,4 @@
-"""One nox session per lane (DESIGN §9). `nox` runs every lane but `bench` and `demo`.
+"""One nox session per lane (docs/architecture.md §7). `nox` runs every lane but `bench` and `demo`.
 
 Builds are shared across lanes: each package is built once per source digest into
 .nox/_wheelhouse, from a copy of its directory with nothing beside it, and every

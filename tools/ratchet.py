@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Shrink-only ratchet over every allowlist in the repo (DESIGN §8).
+"""Shrink-only ratchet over every allowlist in the repo (docs/architecture.md §8).
 
 Each allowlist is collected into entries and compared with the committed baseline
 (tools/ratchet_baseline.json):

@@ -1,4 +1,4 @@
-// rocke-emit: the native emitter of platform's families, with no Python at all (DESIGN.md §4).
+// rocke-emit: the native emitter of platform's families, with no Python at all (docs/architecture.md §3).
 // Python twin: rocke/gates/emitters.py (emit_python) writing rocke/gates/frames.py records.
 // Usage and exit codes: rocke/emit/cli.hpp.
 #include <iostream>

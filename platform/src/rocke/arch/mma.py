@@ -23,7 +23,7 @@ MMA_FILE = "mma.toml"
 MMA_FORMAT = "rocke.mma/1"
 
 OPERANDS = ("a", "b", "c")
-# Scalar element types of the rocke IR (DESIGN section 2); dtype filters must name one.
+# Scalar element types of the rocke IR (docs/architecture.md §4); dtype filters must name one.
 SCALAR_DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32")
 # LLVM element type spellings the catalog may use for an intrinsic's vectors.
 LLVM_ELEMS = ("half", "bfloat", "float", "i16", "i32")

@@ -1,4 +1,4 @@
-"""Parity gate: Python engine == C++ engine (bindings) == native emitter, byte for byte (DESIGN §5).
+"""Parity gate: Python engine == C++ engine (bindings) == native emitter, byte for byte (docs/architecture.md §6).
 
 Per family x config x flavor. Fails closed: a config passes only with a verdict in
 PASSING; any other verdict (including one this module does not know) fails, and so
