@@ -15,6 +15,8 @@ import hashlib
 import re
 from typing import Any, ClassVar, Self
 
+from rocke.helpers.dtypes import FLOAT_DTYPES, elem_bytes
+
 # The spellings of int and str field values (the config loader checks lines with the same rules).
 INT_VALUE = re.compile(r"-?(0|[1-9][0-9]{0,17})")
 STR_VALUE = re.compile(r"[A-Za-z0-9_.\-]+")
@@ -74,6 +76,36 @@ class Spec:
     def kernel_name(self) -> str:
         """``<family>_<first 10 hex of the digest>``: distinct specs get distinct symbols."""
         return f"{self.FAMILY}_{self.digest()[:10]}"
+
+
+# Rules shared by family specs; a spec's check() calls them in its own rule order. C++ twins: the
+# templates of the same names in rocke/families/spec.hpp.
+VEC_WIDTHS = (1, 2, 4, 8)
+MAX_ACCESS_BYTES = 16  # the widest buffer access (dwordx4)
+THREAD_STEP = 32  # the smaller wave size; build() also requires a multiple of the arch's wave size
+MAX_THREADS = 1024
+
+
+def check_dtype(spec: Any) -> None:
+    """spec.dtype is a float storage type."""
+    if spec.dtype not in FLOAT_DTYPES:
+        spec.fail("dtype", f"must be one of {', '.join(FLOAT_DTYPES)}")
+
+
+def check_vec(spec: Any) -> None:
+    """spec.vec is a vector width whose access of spec.dtype fits the widest buffer access."""
+    if spec.vec not in VEC_WIDTHS:
+        spec.fail("vec", "must be 1, 2, 4 or 8")
+    most = MAX_ACCESS_BYTES // elem_bytes(spec.dtype)
+    if spec.vec > most:
+        spec.fail("vec", f"one {spec.dtype} access holds at most {most} elements ({MAX_ACCESS_BYTES} bytes)")
+
+
+def check_threads(spec: Spec, field: str, threads: int, what: str = "") -> None:
+    """threads (a workgroup size) is a multiple of THREAD_STEP in THREAD_STEP..MAX_THREADS; a failure
+    names field, and `what` (e.g. how threads is computed) prefixes the rule."""
+    if threads < THREAD_STEP or threads > MAX_THREADS or threads % THREAD_STEP != 0:
+        spec.fail(field, f"{what}must be a multiple of {THREAD_STEP} in {THREAD_STEP}..{MAX_THREADS}")
 
 
 def _format_value(value: Any) -> str:

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -29,6 +30,7 @@
 
 #include "rocke/errors.hpp"
 #include "rocke/families/registry.hpp"
+#include "rocke/helpers/dtypes.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::families {
@@ -137,5 +139,46 @@ class Spec {
   // Python: Spec.check -- no rules; a family spec declares its own check() const.
   void check() const {}
 };
+
+// Rules shared by family specs; a spec's check() calls them in its own rule order (Python:
+// check_dtype, check_vec, check_threads in rocke/families/spec.py).
+inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
+inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
+inline constexpr std::int64_t THREAD_STEP = 32;  // the smaller wave size; build() also requires the arch's wave size
+inline constexpr std::int64_t MAX_THREADS = 1024;
+
+// Python: check_dtype -- spec.dtype is a float storage type.
+template <class S>
+void check_dtype(const S& spec) {
+  using helpers::FLOAT_DTYPES;
+  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), spec.dtype) == FLOAT_DTYPES.end()) {
+    spec.fail("dtype", util::cat("must be one of ", util::join(FLOAT_DTYPES, ", ")));
+  }
+}
+
+// Python: check_vec -- spec.vec is a vector width whose access of spec.dtype fits the widest buffer
+// access.
+template <class S>
+void check_vec(const S& spec) {
+  if (std::find(VEC_WIDTHS.begin(), VEC_WIDTHS.end(), spec.vec) == VEC_WIDTHS.end()) {
+    spec.fail("vec", "must be 1, 2, 4 or 8");
+  }
+  std::int64_t most = MAX_ACCESS_BYTES / helpers::elem_bytes(spec.dtype);
+  if (spec.vec > most) {
+    spec.fail("vec", util::cat("one ", spec.dtype, " access holds at most ", std::to_string(most), " elements (",
+                               std::to_string(MAX_ACCESS_BYTES), " bytes)"));
+  }
+}
+
+// Python: check_threads -- threads (a workgroup size) is a multiple of THREAD_STEP in
+// THREAD_STEP..MAX_THREADS; a failure names field, and what (e.g. how threads is computed) prefixes
+// the rule.
+template <class S>
+void check_threads(const S& spec, std::string_view field, std::int64_t threads, std::string_view what = "") {
+  if (threads < THREAD_STEP || threads > MAX_THREADS || threads % THREAD_STEP != 0) {
+    spec.fail(field, util::cat(what, "must be a multiple of ", std::to_string(THREAD_STEP), " in ",
+                               std::to_string(THREAD_STEP), "..", std::to_string(MAX_THREADS)));
+  }
+}
 
 }  // namespace rocke::families

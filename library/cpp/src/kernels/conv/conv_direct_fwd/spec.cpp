@@ -25,18 +25,10 @@ const std::vector<Field<S>>& S::fields() {
 }
 
 void S::check() const {
-  using helpers::FLOAT_DTYPES;
   using std::to_string;
   using util::cat;
-  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), dtype) == FLOAT_DTYPES.end()) {
-    fail("dtype", cat("must be one of ", util::join(FLOAT_DTYPES, ", ")));
-  }
-  if (std::find(VEC_WIDTHS.begin(), VEC_WIDTHS.end(), vec) == VEC_WIDTHS.end()) fail("vec", "must be 1, 2, 4 or 8");
-  std::int64_t most = MAX_ACCESS_BYTES / helpers::elem_bytes(dtype);
-  if (vec > most) {
-    fail("vec", cat("one ", dtype, " access holds at most ", to_string(most), " elements (",
-                    to_string(MAX_ACCESS_BYTES), " bytes)"));
-  }
+  families::check_dtype(*this);
+  families::check_vec(*this);
   if (std::find(THREAD_K_CHOICES.begin(), THREAD_K_CHOICES.end(), thread_k) == THREAD_K_CHOICES.end()) {
     fail("thread_k", "must be 1, 2, 4 or 8");
   }
@@ -57,11 +49,8 @@ void S::check() const {
                        to_string(MAX_TILE_P)));
   }
   std::int64_t count = threads();
-  if (count < THREAD_STEP || count > MAX_THREADS || count % THREAD_STEP != 0) {
-    fail("tile_p", cat("(tile_p / thread_p) * (tile_k / thread_k) = ", to_string(count), " threads; must be a ",
-                       "multiple of ", to_string(THREAD_STEP), " in ", to_string(THREAD_STEP), "..",
-                       to_string(MAX_THREADS)));
-  }
+  families::check_threads(*this, "tile_p", count,
+                          cat("(tile_p / thread_p) * (tile_k / thread_k) = ", to_string(count), " threads; "));
   check_window(*this);
 }
 

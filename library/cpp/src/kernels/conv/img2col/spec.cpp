@@ -22,21 +22,9 @@ const std::vector<Field<Img2colSpec>>& Img2colSpec::fields() {
 }
 
 void Img2colSpec::check() const {
-  using helpers::FLOAT_DTYPES;
-  using util::cat;
-  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), dtype) == FLOAT_DTYPES.end()) {
-    fail("dtype", cat("must be one of ", util::join(FLOAT_DTYPES, ", ")));
-  }
-  if (std::find(VEC_WIDTHS.begin(), VEC_WIDTHS.end(), vec) == VEC_WIDTHS.end()) fail("vec", "must be 1, 2, 4 or 8");
-  std::int64_t most = MAX_ACCESS_BYTES / helpers::elem_bytes(dtype);
-  if (vec > most) {
-    fail("vec", cat("one ", dtype, " access holds at most ", std::to_string(most), " elements (",
-                    std::to_string(MAX_ACCESS_BYTES), " bytes)"));
-  }
-  if (block < BLOCK_STEP || block > MAX_BLOCK || block % BLOCK_STEP != 0) {
-    fail("block", cat("must be a multiple of ", std::to_string(BLOCK_STEP), " in ", std::to_string(BLOCK_STEP), "..",
-                      std::to_string(MAX_BLOCK)));
-  }
+  families::check_dtype(*this);
+  families::check_vec(*this);
+  families::check_threads(*this, "block", block);
   check_window(*this);
 }
 

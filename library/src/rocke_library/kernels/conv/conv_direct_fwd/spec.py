@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.families.spec import Spec
-from rocke.helpers import FLOAT_DTYPES, elem_bytes
+from rocke.families.spec import Spec, check_dtype, check_threads, check_vec
 
 from ..geometry import check_window
 
-VEC_WIDTHS = (1, 2, 4, 8)
 THREAD_K_CHOICES = (1, 2, 4, 8)
-MAX_ACCESS_BYTES = 16  # the widest buffer access (dwordx4)
 MAX_THREAD_P = 16
 MAX_ACCUMULATORS = 64  # f32 accumulators per thread (registers)
 MAX_TILE_K = 256
 MAX_TILE_P = 1024
-THREAD_STEP = 32  # the smaller wave size; build() also requires a multiple of the arch's wave size
-MAX_THREADS = 1024
 
 
 @dataclass(frozen=True)
@@ -52,13 +47,8 @@ class ConvDirectFwdSpec(Spec):
     vec: int
 
     def check(self) -> None:
-        if self.dtype not in FLOAT_DTYPES:
-            self.fail("dtype", f"must be one of {', '.join(FLOAT_DTYPES)}")
-        if self.vec not in VEC_WIDTHS:
-            self.fail("vec", "must be 1, 2, 4 or 8")
-        most = MAX_ACCESS_BYTES // elem_bytes(self.dtype)
-        if self.vec > most:
-            self.fail("vec", f"one {self.dtype} access holds at most {most} elements ({MAX_ACCESS_BYTES} bytes)")
+        check_dtype(self)
+        check_vec(self)
         if self.thread_k not in THREAD_K_CHOICES:
             self.fail("thread_k", "must be 1, 2, 4 or 8")
         if not 1 <= self.thread_p <= MAX_THREAD_P:
@@ -73,9 +63,7 @@ class ConvDirectFwdSpec(Spec):
         if self.tile_p < self.thread_p or self.tile_p > MAX_TILE_P or self.tile_p % self.thread_p != 0:
             self.fail("tile_p", f"must be a multiple of thread_p={self.thread_p} in {self.thread_p}..{MAX_TILE_P}")
         threads = self.threads
-        if threads < THREAD_STEP or threads > MAX_THREADS or threads % THREAD_STEP != 0:
-            self.fail("tile_p", f"(tile_p / thread_p) * (tile_k / thread_k) = {threads} threads; must be a "
-                                f"multiple of {THREAD_STEP} in {THREAD_STEP}..{MAX_THREADS}")
+        check_threads(self, "tile_p", threads, f"(tile_p / thread_p) * (tile_k / thread_k) = {threads} threads; ")
         check_window(self)
 
     @property

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.families.spec import Spec
-from rocke.helpers import FLOAT_DTYPES, elem_bytes
+from rocke.families.spec import Spec, check_dtype, check_threads, check_vec
 
 from ..geometry import check_window
-
-VEC_WIDTHS = (1, 2, 4, 8)
-MAX_ACCESS_BYTES = 16  # the widest buffer access (dwordx4)
-BLOCK_STEP = 32  # the smaller wave size; build() also requires a multiple of the arch's wave size
-MAX_BLOCK = 1024
 
 
 @dataclass(frozen=True)
@@ -36,15 +30,9 @@ class Img2colSpec(Spec):
     vec: int
 
     def check(self) -> None:
-        if self.dtype not in FLOAT_DTYPES:
-            self.fail("dtype", f"must be one of {', '.join(FLOAT_DTYPES)}")
-        if self.vec not in VEC_WIDTHS:
-            self.fail("vec", "must be 1, 2, 4 or 8")
-        most = MAX_ACCESS_BYTES // elem_bytes(self.dtype)
-        if self.vec > most:
-            self.fail("vec", f"one {self.dtype} access holds at most {most} elements ({MAX_ACCESS_BYTES} bytes)")
-        if self.block < BLOCK_STEP or self.block > MAX_BLOCK or self.block % BLOCK_STEP != 0:
-            self.fail("block", f"must be a multiple of {BLOCK_STEP} in {BLOCK_STEP}..{MAX_BLOCK}")
+        check_dtype(self)
+        check_vec(self)
+        check_threads(self, "block", self.block)
         check_window(self)
 
     @property

@@ -16,10 +16,6 @@ namespace rocke::families::elementwise {
 inline constexpr std::array<std::string_view, 4> BINARY_OPS = {"add", "sub", "mul", "max"};
 inline constexpr std::array<std::string_view, 3> UNARY_OPS = {"relu", "silu", "gelu_tanh"};
 inline constexpr std::array<std::string_view, 7> OPS = {"add", "sub", "mul", "max", "relu", "silu", "gelu_tanh"};
-inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
-inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
-inline constexpr std::int64_t BLOCK_STEP = 32;  // the smaller wave size; build() also requires the arch's wave size
-inline constexpr std::int64_t MAX_BLOCK = 1024;
 
 // block: threads per workgroup; dtype: storage of inputs and output; op: the operation;
 // vec: consecutive elements per thread (one vector access per operand).

@@ -13,15 +13,11 @@
 
 namespace rocke::library::conv::conv_direct_fwd {
 
-inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
 inline constexpr std::array<std::int64_t, 4> THREAD_K_CHOICES = {1, 2, 4, 8};
-inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
 inline constexpr std::int64_t MAX_THREAD_P = 16;
 inline constexpr std::int64_t MAX_ACCUMULATORS = 64;  // f32 accumulators per thread (registers)
 inline constexpr std::int64_t MAX_TILE_K = 256;
 inline constexpr std::int64_t MAX_TILE_P = 1024;
-inline constexpr std::int64_t THREAD_STEP = 32;  // the smaller wave size; build() also requires the arch's
-inline constexpr std::int64_t MAX_THREADS = 1024;
 
 // y[n, oh, ow, k] = act(bias[k] + sum over taps and the group's channels of x * w). A workgroup
 // computes tile_p output pixels x tile_k output channels of one group; each thread thread_p pixels

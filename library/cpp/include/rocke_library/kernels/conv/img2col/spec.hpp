@@ -12,11 +12,6 @@
 
 namespace rocke::library::conv::img2col {
 
-inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
-inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
-inline constexpr std::int64_t BLOCK_STEP = 32;  // the smaller wave size; build() also requires the arch's wave size
-inline constexpr std::int64_t MAX_BLOCK = 1024;
-
 // block: threads per workgroup; dtype: storage of input and columns; vec: channels per access
 // (the problem's channels per group must be a multiple); the window: filter_y x filter_x taps,
 // stride_h/stride_w, pad_h/pad_w (both sides), dil_h/dil_w.
