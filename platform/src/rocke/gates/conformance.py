@@ -25,9 +25,12 @@ missing C++ twin or extension module fails.
 
     validity_problems(families, flavor)        built configs that fail real LLVM or spill
 
-Three test classes run those checks for one family; a family's test module subclasses them (the
-subclass's name starts with ``Test``) and sets the class attributes. A test taking ``config_line``
-runs once per line of the family's config file (parametrized by :mod:`rocke.gates.pytest_lanes`).
+Four test classes run those checks for one family; a family's test module subclasses them (the
+subclass's name starts with ``Test``) and sets the class attributes. The
+:mod:`rocke.gates.pytest_lanes` plugin parametrizes their tests: one taking ``config_line`` runs
+once per line of the family's config file, ``spec_refusal`` once per row of the class's
+``spec_refusals`` ((changes to base, message)), ``arch_refusal`` once per row of
+``arch_refusals`` ((changes to base, arch, message)).
 
     class TestGemmBuilders(kit.BuilderConformance):
         family = FAMILY                       # the Family record
@@ -259,13 +262,47 @@ class BuilderConformance:
         check_unknown_arch_and_fault(self.family, self.base)
 
 
+SpecRefusal = tuple[dict[str, object], str]  # (changes to base, the refusal text)
+ArchRefusal = tuple[dict[str, object], str, str]  # (changes to base, arch, the refusal text)
+
+
+class SpecConformance:
+    """The exact refusal texts of one family's spec rules and arch rules (subclass it; see the module
+    docstring); an arch refusal's spec builds on fine_on."""
+
+    family: Family
+    base: str
+    spec_refusals: ClassVar[list[SpecRefusal]]
+    arch_refusals: ClassVar[list[ArchRefusal]]
+    fine_on: str | None = "gfx1100"  # a wave32 arch
+
+    def test_spec_refusal(self, spec_refusal: SpecRefusal) -> None:
+        changes, message = spec_refusal
+        check_spec_refusal(self.family.spec, with_changes(self.base, **changes), message)  # type: ignore[arg-type]
+
+    def test_arch_refusal(self, arch_refusal: ArchRefusal) -> None:
+        changes, arch, message = arch_refusal
+        check_arch_refusal(self.family, with_changes(self.base, **changes), arch, message, fine_on=self.fine_on)
+
+
 class ParityConformance:
-    """The C++ twin checks of one family (subclass it in a module marked ``parity``); base builds on
-    base_arch."""
+    """The C++ twin checks of one family (subclass it in a module marked ``parity``): the config file
+    three ways, unknown arches, and every refusal of the spec tables in both engines; base builds on
+    base_arch, and the spec refusals are checked there."""
 
     family: Family
     base: str
     base_arch: str
+    spec_refusals: ClassVar[list[SpecRefusal]]
+    arch_refusals: ClassVar[list[ArchRefusal]]
+
+    def test_spec_rule_refusal(self, spec_refusal: SpecRefusal) -> None:
+        changes, message = spec_refusal
+        assert same(self.family, with_changes(self.base, **changes), self.base_arch) == ("ValueError", message)
+
+    def test_arch_rule_refusal(self, arch_refusal: ArchRefusal) -> None:
+        changes, arch, message = arch_refusal
+        assert same(self.family, with_changes(self.base, **changes), arch) == ("ValueError", message)
 
     def test_config_file_three_ways(self) -> None:
         cpp_engine(self.family)
@@ -324,6 +361,7 @@ class ValidityConformance:
 __all__ = [
     "BuilderConformance",
     "ParityConformance",
+    "SpecConformance",
     "ValidityConformance",
     "assert_all_pass",
     "build_text",

@@ -24,13 +24,20 @@ def pytest_configure(config: Any) -> None:
 
 
 def pytest_generate_tests(metafunc: Any) -> None:
-    """A test taking ``config_line`` runs once per line of its class's (or module's) family's config file."""
-    if "config_line" not in metafunc.fixturenames:
-        return
-    family = getattr(metafunc.cls, "family", None) or getattr(metafunc.module, "FAMILY", None)
-    if family is None:
-        raise TypeError(f"{metafunc.function.__name__} takes config_line but its class sets no family")
-    from rocke.families.configs import family_configs
+    """The parameters of the family conformance kit's tests: ``config_line`` runs once per line of the
+    family's config file (the class's ``family``, else the module's ``FAMILY``); ``spec_refusal`` and
+    ``arch_refusal`` once per row of the class's ``spec_refusals`` and ``arch_refusals``."""
+    if "config_line" in metafunc.fixturenames:
+        family = getattr(metafunc.cls, "family", None) or getattr(metafunc.module, "FAMILY", None)
+        if family is None:
+            raise TypeError(f"{metafunc.function.__name__} takes config_line but its class sets no family")
+        from rocke.families.configs import family_configs
 
-    lines = family_configs(family)
-    metafunc.parametrize("config_line", lines, ids=[f"{line.arch}:{line.lineno}" for line in lines])
+        lines = family_configs(family)
+        metafunc.parametrize("config_line", lines, ids=[f"{line.arch}:{line.lineno}" for line in lines])
+    for name, table in (("spec_refusal", "spec_refusals"), ("arch_refusal", "arch_refusals")):
+        if name in metafunc.fixturenames:
+            rows = getattr(metafunc.cls, table, None)
+            if not rows:
+                raise TypeError(f"{metafunc.function.__name__} takes {name} but its class has no {table}")
+            metafunc.parametrize(name, rows, ids=[f"{row[-1].split(':')[1].strip()}-{i}" for i, row in enumerate(rows)])

@@ -12,7 +12,6 @@ from rocke.gates import conformance as kit
 
 
 class TestElementwiseBuilders(kit.BuilderConformance):
-    family = FAMILY
+    family, base = FAMILY, BASE
     problem: ClassVar[dict[str, int]] = {"n": 1000}
-    base = BASE
     dtypes = ("f16", "bf16", "f32")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,11 +54,6 @@ ARCH_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("changes", "message"), SPEC_REFUSALS)
-def test_spec_refusals(changes: dict, message: str) -> None:
-    kit.check_spec_refusal(ElementwiseSpec, kit.with_changes(BASE, **changes), message)
-
-
-@pytest.mark.parametrize(("changes", "arch", "message"), ARCH_REFUSALS)
-def test_arch_refusals(changes: dict, arch: str, message: str) -> None:
-    kit.check_arch_refusal(FAMILY, kit.with_changes(BASE, **changes), arch, message, fine_on="gfx1100")  # wave32
+class TestElementwiseSpecs(kit.SpecConformance):
+    family, base = FAMILY, BASE
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS

@@ -14,9 +14,8 @@ from rocke.gates import conformance as kit
 
 
 class TestGemmBuilders(kit.BuilderConformance):
-    family = FAMILY
+    family, base = FAMILY, BASE
     problem: ClassVar[dict[str, int]] = {"m": 100, "n": 70, "k": 50}
-    base = BASE
 
 
 def test_configs_cover_every_mma_op_of_every_arch() -> None:

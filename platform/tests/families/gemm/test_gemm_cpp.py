@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_gemm_specs import BASE
+from test_gemm_specs import ARCH_REFUSALS, BASE, SPEC_REFUSALS
 
 from rocke.arch import ARCH_NAMES, MMA_OPS
 from rocke.families.gemm.family import FAMILY
@@ -20,9 +20,8 @@ pytestmark = pytest.mark.parity
 
 
 class TestGemmParity(kit.ParityConformance):
-    family = FAMILY
-    base = BASE
-    base_arch = "gfx942"
+    family, base, base_arch = FAMILY, BASE, "gfx942"
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
 
 
 KV_REFUSALS = [

@@ -3,7 +3,6 @@ rules and arch rules); the C++ twin must reproduce these strings byte for byte."
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,14 +89,10 @@ ARCH_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("changes", "message"), SPEC_REFUSALS)
-def test_spec_refusals(changes: dict, message: str) -> None:
-    kit.check_spec_refusal(GemmSpec, kit.with_changes(BASE, **changes), message)
-
-
-@pytest.mark.parametrize(("changes", "arch", "message"), ARCH_REFUSALS)
-def test_arch_refusals(changes: dict, arch: str, message: str) -> None:
-    kit.check_arch_refusal(FAMILY, kit.with_changes(BASE, **changes), arch, message)
+class TestGemmSpecs(kit.SpecConformance):
+    family, base = FAMILY, BASE
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
+    fine_on = None  # the arch rules here depend on the op, not on the wave size
 
 
 def test_the_lds_refusal_depends_on_the_arch() -> None:

@@ -14,9 +14,8 @@ from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY
 
 
 class TestConvDirectFwdBuilders(kit.BuilderConformance):
-    family = FAMILY
+    family, base = FAMILY, BASE
     problem: ClassVar[dict[str, int]] = {"n": 2, "h": 15, "w": 17, "c": 48, "k": 40, "g": 2}
-    base = BASE
     dtypes = ("f16", "bf16", "f32")
 
     def problem_for(self, spec: Spec) -> dict[str, int]:

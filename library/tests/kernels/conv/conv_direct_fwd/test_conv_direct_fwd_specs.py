@@ -3,8 +3,6 @@ must reproduce these strings byte for byte."""
 
 from __future__ import annotations
 
-import pytest
-
 from rocke.gates import conformance as kit
 from rocke_library.kernels.conv.conv_direct_fwd import ConvDirectFwdSpec
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY
@@ -51,14 +49,9 @@ ARCH_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("changes", "message"), SPEC_REFUSALS, ids=[m.split(":")[1] for _, m in SPEC_REFUSALS])
-def test_spec_refusals(changes: dict[str, object], message: str) -> None:
-    kit.check_spec_refusal(ConvDirectFwdSpec, kit.with_changes(BASE, **changes), message)
-
-
-@pytest.mark.parametrize(("changes", "arch", "message"), ARCH_REFUSALS)
-def test_arch_refusals(changes: dict[str, object], arch: str, message: str) -> None:
-    kit.check_arch_refusal(FAMILY, kit.with_changes(BASE, **changes), arch, message, fine_on="gfx1100")  # wave32
+class TestConvDirectFwdSpecs(kit.SpecConformance):
+    family, base = FAMILY, BASE
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
 
 
 def test_rules_run_in_order_and_report_the_first_failure() -> None:

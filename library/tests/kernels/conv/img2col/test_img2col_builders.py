@@ -12,7 +12,6 @@ from rocke_library.kernels.conv.img2col.family import FAMILY
 
 
 class TestImg2colBuilders(kit.BuilderConformance):
-    family = FAMILY
+    family, base = FAMILY, BASE
     problem: ClassVar[dict[str, int]] = {"n": 2, "h": 15, "w": 17, "c": 48, "g": 2}
-    base = BASE
     dtypes = ("f16", "bf16", "f32")
