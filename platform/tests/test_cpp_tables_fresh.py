@@ -44,20 +44,25 @@ def test_generation_is_deterministic_and_banners_name_the_sources():
 def test_check_reports_changed_missing_and_stale_files(tmp_path, monkeypatch):
     gen = _load_generator()
     monkeypatch.setattr(gen, "PLATFORM", tmp_path)
-    monkeypatch.setattr(gen, "OUTPUT_DIR", tmp_path / "generated")
+    monkeypatch.setattr(gen, "OUTPUT_ROOT", tmp_path / "src")
     files = gen.render_all()
     gen.write(files)
     assert gen.check(files) == []
+    assert (tmp_path / "src" / "ir" / "data" / "ops_toml.cpp").is_file()  # in its package's folder
+    assert (tmp_path / "src" / "data" / "registry.cpp").is_file()
     names = sorted(files)
-    (tmp_path / "generated" / names[0]).write_text("// edited by hand\n")
-    (tmp_path / "generated" / names[1]).unlink()
-    (tmp_path / "generated" / "old_table.cpp").write_text("// left over\n")
+    (tmp_path / "src" / names[0]).write_text("// edited by hand\n")
+    (tmp_path / "src" / names[1]).unlink()
+    (tmp_path / "src" / "ir" / "data" / "old_table.cpp").write_text(gen._banner("platform/src/rocke/ir/old.toml"))
+    (tmp_path / "src" / "ir" / "data" / "hand_written.cpp").write_text("// not generated\n")
     problems = gen.check(files)
-    assert f"differs: {tmp_path.name}/generated/{names[0]}" in problems
-    assert f"missing: {tmp_path.name}/generated/{names[1]}" in problems
-    assert f"not generated (stale): {tmp_path.name}/generated/old_table.cpp" in problems
+    assert f"differs: {tmp_path.name}/src/{names[0]}" in problems
+    assert f"missing: {tmp_path.name}/src/{names[1]}" in problems
+    assert f"not generated (stale): {tmp_path.name}/src/ir/data/old_table.cpp" in problems
+    assert len(problems) == 3  # a file without the banner is not the generator's
     gen.write(files)
     assert gen.check(files) == []
+    assert (tmp_path / "src" / "ir" / "data" / "hand_written.cpp").is_file()
 
 
 def test_toml_values_become_exact_cpp_literals():

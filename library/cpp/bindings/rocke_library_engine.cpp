@@ -12,7 +12,7 @@
 
 #include "rocke/arch/errors.hpp"
 #include "rocke/errors.hpp"
-#include "rocke/text/printer.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke_library/families.hpp"
 #include "rocke_library/version.hpp"
 
@@ -63,7 +63,7 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       "build_family",
       [](const std::string& name, const std::string& kv, const std::string& arch) {
         py::gil_scoped_release release;
-        return rocke::text::print_kernel(rocke::library::registry_with_library().build(name, kv, arch));
+        return rocke::ir::print_kernel(rocke::library::registry_with_library().build(name, kv, arch));
       },
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "

@@ -1,29 +1,16 @@
 // Python twin: rocke_library/families.py (defined)
+// Library's families, each adding its C++ builder twin with its spec's fields (for the config
+// reader) and its normalizer (Spec.from_kv(kv).to_kv()), in name order like defined().
 #include "rocke_library/families.hpp"
 
-#include "rocke_library/kernels/conv/conv_direct_fwd/builder.hpp"
-#include "rocke_library/kernels/conv/img2col/builder.hpp"
+#include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/img2col/register.hpp"
 
 namespace rocke::library {
 
-namespace direct = conv::conv_direct_fwd;
-namespace im2col = conv::img2col;
-
 void register_library_families(families::FamilyRegistry& registry) {
-  registry.add(families::Family{
-      .name = "conv_direct_fwd",
-      .owner = OWNER,
-      .fields = direct::ConvDirectFwdSpec::field_types(),
-      .build = [](std::string_view kv, std::string_view arch) { return direct::build_kv(kv, arch); },
-      .normalize = [](std::string_view kv) { return direct::ConvDirectFwdSpec::from_kv(kv).to_kv(); },
-  });
-  registry.add(families::Family{
-      .name = "img2col",
-      .owner = OWNER,
-      .fields = im2col::Img2colSpec::field_types(),
-      .build = [](std::string_view kv, std::string_view arch) { return im2col::build_kv(kv, arch); },
-      .normalize = [](std::string_view kv) { return im2col::Img2colSpec::from_kv(kv).to_kv(); },
-  });
+  kernels::conv::conv_direct_fwd::register_family(registry);
+  kernels::conv::img2col::register_family(registry);
 }
 
 families::FamilyRegistry& registry_with_library() {

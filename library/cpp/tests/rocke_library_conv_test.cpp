@@ -4,7 +4,7 @@
 #include <string>
 
 #include "rocke/errors.hpp"
-#include "rocke/text/printer.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke_library/families.hpp"
 
 namespace {
@@ -36,9 +36,9 @@ int main() {
       "stride_w=1 thread_k=4 thread_p=4 tile_k=64 tile_p=64 vec=8";
   const std::string img2col =
       "block=256 dil_h=1 dil_w=1 dtype=f16 filter_x=3 filter_y=3 pad_h=1 pad_w=1 stride_h=1 stride_w=1 vec=8";
-  std::string text = rocke::text::print_kernel(registry.build("conv_direct_fwd", conv, "gfx942"));
+  std::string text = rocke::ir::print_kernel(registry.build("conv_direct_fwd", conv, "gfx942"));
   expect(text.rfind("rocke.ir/1\nkernel @conv_direct_fwd_", 0) == 0, "conv_direct_fwd builds");
-  text = rocke::text::print_kernel(registry.build("img2col", img2col, "gfx1201"));
+  text = rocke::ir::print_kernel(registry.build("img2col", img2col, "gfx1201"));
   expect(text.rfind("rocke.ir/1\nkernel @img2col_", 0) == 0, "img2col builds");
   expect(refusal("img2col", img2col, "gfx942").empty(), "img2col block=256 is fine on gfx942");
   expect(refusal("img2col", "block=96" + img2col.substr(9), "gfx942") ==

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "rocke/arch/errors.hpp"
+#include "rocke/arch/flavors.hpp"
 #include "rocke/arch/layout_expr.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
@@ -22,14 +23,13 @@
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/optable.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke/lower/dispatch.hpp"
 #include "rocke/lower/emitter.hpp"
-#include "rocke/lower/flavors.hpp"
 #include "rocke/lower/lower.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke/version.hpp"
 
@@ -276,7 +276,7 @@ std::string lower_text(const py::object& text, const py::object& arch, const py:
   std::optional<std::string> arch_name = name_arg(arch);
   std::string flavor_type = py::str(py::type::of(flavor).attr("__name__")).cast<std::string>();
   py::gil_scoped_release release;
-  rocke::ir::KernelDef kernel = rocke::text::parse_kernel(bytes);
+  rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(bytes);
   if (!flavor_name.has_value()) {
     throw rocke::ValueError("unknown flavor '" + flavor_type + "'; known flavors: " +
                             rocke::util::join(rocke::arch::flavor_names(), ", "));
@@ -286,7 +286,7 @@ std::string lower_text(const py::object& text, const py::object& arch, const py:
     throw rocke::arch::UnknownArchError("unknown arch of a non-string name; known: " +
                                         rocke::util::join(rocke::arch::arch_names(), ", "));
   }
-  return rocke::lower(kernel, *arch_name, *flavor_name);
+  return rocke::lower::lower(kernel, *arch_name, *flavor_name);
 }
 
 }  // namespace
@@ -335,7 +335,7 @@ PYBIND11_MODULE(rocke_engine, m) {
       [](const py::object& text) {
         std::string bytes = text_bytes(text, "parse_kernel");
         py::gil_scoped_release release;
-        return rocke::text::print_kernel(rocke::text::parse_kernel(bytes));
+        return rocke::ir::print_kernel(rocke::ir::parse_kernel(bytes));
       },
       py::arg("text"), "Parse rocke.ir/1 text and print it (ParseError on bad text).");
   m.def(
@@ -343,7 +343,7 @@ PYBIND11_MODULE(rocke_engine, m) {
       [](const py::object& text) {
         std::string bytes = text_bytes(text, "parse_kernel");
         py::gil_scoped_release release;
-        return rocke::text::print_kernel(rocke::ir::canonicalize(rocke::text::parse_kernel(bytes)));
+        return rocke::ir::print_kernel(rocke::ir::canonicalize(rocke::ir::parse_kernel(bytes)));
       },
       py::arg("text"), "Parse rocke.ir/1 text and print it with canonical ids.");
   m.def(
@@ -352,7 +352,7 @@ PYBIND11_MODULE(rocke_engine, m) {
         std::string bytes = text_bytes(text, "parse_kernel");
         py::gil_scoped_release release;
         const rocke::arch::ArchTarget* target = arch.has_value() ? &rocke::arch::get_arch(*arch) : nullptr;
-        rocke::ir::verify(rocke::text::parse_kernel(bytes), target);
+        rocke::ir::verify(rocke::ir::parse_kernel(bytes), target);
       },
       py::arg("text"), py::arg("arch") = py::none(),
       "Parse rocke.ir/1 text and verify it, for an arch when one is named (resolved first).");
@@ -361,7 +361,7 @@ PYBIND11_MODULE(rocke_engine, m) {
       [] {
         py::list out;
         for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) {
-          out.append(py::make_tuple(name, rocke::text::print_kernel(kernel)));
+          out.append(py::make_tuple(name, rocke::ir::print_kernel(kernel)));
         }
         return out;
       },
@@ -374,8 +374,8 @@ PYBIND11_MODULE(rocke_engine, m) {
       [](const std::string& arch, const std::string& flavor, const std::string& intrinsic, const std::string& elem,
          std::int64_t lanes) {
         const std::unordered_map<std::int64_t, std::int64_t> no_lds;
-        rocke::lowering::FunctionEmitter em(rocke::arch::get_arch(arch), rocke::arch::get_flavor(flavor), no_lds,
-                                            &rocke::lowering::lower_op);
+        rocke::lower::FunctionEmitter em(rocke::arch::get_arch(arch), rocke::arch::get_flavor(flavor), no_lds,
+                                            &rocke::lower::lower_op);
         return em.declare(rocke::arch::intrinsic_def(intrinsic), elem, lanes).text();
       },
       py::arg("arch"), py::arg("flavor"), py::arg("intrinsic"), py::arg("elem") = "", py::arg("lanes") = 0,
@@ -386,7 +386,7 @@ PYBIND11_MODULE(rocke_engine, m) {
       "build_family",
       [](const std::string& name, const std::string& kv, const std::string& arch) {
         py::gil_scoped_release release;
-        return rocke::text::print_kernel(rocke::families::registry().build(name, kv, arch));
+        return rocke::ir::print_kernel(rocke::families::registry().build(name, kv, arch));
       },
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "

@@ -10,9 +10,9 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/builder.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
-#include "rocke/text/printer.hpp"
 
 using namespace rocke::ir;  // NOLINT: test brevity
 using rocke_test::check;
@@ -60,7 +60,7 @@ void constants() {
   b.const_(0xFFFFFFFFu, i32);
   b.const_(0xFFFFFFFFFFFFFFFFull, i64);
   KernelDef k = b.finish();
-  std::string text = rocke::text::print_kernel(k);
+  std::string text = rocke::ir::print_kernel(k);
   for (const char* want :
        {"{value = 1 : i1}", "{value = 0x3FB9980000000000 : f16}", "{value = 0x7FF0000000000000 : f16}",
         "{value = 0x3FB9A00000000000 : bf16}", "{value = 0x4008000000000000 : f32}", "{value = -1 : i32}",
@@ -179,7 +179,7 @@ void control_flow() {
       [&](Value* i, Value* acc, Value* cnt) { return Values{b.add(acc, b.sitofp(i, f32)), b.add(cnt, one)}; },
       {.names = Names{"acc", "cnt"}, .iv_name = "i"});
   b.store(f.x, out[1], out[0]);
-  std::string text = rocke::text::print_kernel(b.finish());
+  std::string text = rocke::ir::print_kernel(b.finish());
   check(text.find("scf.for %2, %1, %3, %4, %2 body(%7 \"i\" : i32, %8 \"acc\" : f32, %9 \"cnt\" : i32) {") !=
             std::string::npos,
         "for header");

@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "check.hpp"
-#include "rocke/emit/cli.hpp"
-#include "rocke/emit/configs.hpp"
-#include "rocke/emit/frames.hpp"
+#include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
+#include "rocke/gates/emitter_cli.hpp"
+#include "rocke/gates/frames.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/lower/lower.hpp"
-#include "rocke/text/printer.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace {
@@ -85,7 +85,7 @@ struct Run {
 Run run(const std::vector<std::string>& args) {
   std::ostringstream out;
   std::ostringstream err;
-  int status = rocke::emit::run_cli("rocke-emit", args, out, err);
+  int status = rocke::gates::run_cli("rocke-emit", args, out, err);
   return {status, out.str(), err.str()};
 }
 
@@ -148,10 +148,10 @@ void register_toy() {
 // --- tests --------------------------------------------------------------------------------------
 
 void check_frames() {
-  check_eq(rocke::emit::write_record(3, "ll:llvm22", "abc\n"), "@@rocke-record 3 ll:llvm22 4\nabc\n\n", "record");
-  check_eq(rocke::emit::write_end(7), "@@rocke-end 7\n", "end marker");
+  check_eq(rocke::gates::write_record(3, "ll:llvm22", "abc\n"), "@@rocke-record 3 ll:llvm22 4\nabc\n\n", "record");
+  check_eq(rocke::gates::write_end(7), "@@rocke-end 7\n", "end marker");
   std::ostringstream out;
-  rocke::emit::FrameWriter writer(out);
+  rocke::gates::FrameWriter writer(out);
   writer.record(0, "ir", "x");
   writer.record(0, "ll:llvm20", "y");
   writer.record(1, "refusal", "no");
@@ -165,7 +165,7 @@ void check_frames() {
 
 void check_configs() {
   const rocke::families::Family& toy = rocke::families::registry().get("toy");
-  std::vector<rocke::emit::ConfigLine> lines = rocke::emit::parse_configs(
+  std::vector<rocke::families::ConfigLine> lines = rocke::families::parse_configs(
       "# comment\n\ngfx942 block=64 dtype=f16 fast=1\nrefuse gfx1100 block=0 dtype=f16 fast=0\n", toy, "x.cfg");
   check(lines.size() == 2 && lines[0].lineno == 3 && lines[1].refuse && lines[1].arch == "gfx1100", "parse lines");
   check_eq(lines[1].key(), "refuse gfx1100 block=0 dtype=f16 fast=0", "config key");
@@ -193,20 +193,20 @@ void check_configs() {
       {"refuse", "x.cfg line 2: expected 'ARCH KV' or 'refuse ARCH KV'"},
   };
   for (const auto& [line, message] : bad) {
-    rocke_test::check_throws<rocke::emit::ConfigError>(
-        [&] { rocke::emit::parse_configs(std::string("# header\n") + line + "\n", toy, "x.cfg"); }, message, line);
+    rocke_test::check_throws<rocke::families::ConfigError>(
+        [&] { rocke::families::parse_configs(std::string("# header\n") + line + "\n", toy, "x.cfg"); }, message, line);
   }
-  rocke_test::check_throws<rocke::emit::ConfigError>([&] { rocke::emit::family_configs("# only\n\n", toy); },
+  rocke_test::check_throws<rocke::families::ConfigError>([&] { rocke::families::family_configs("# only\n\n", toy); },
                                                      "toy.cfg: no configs", "an empty config file");
-  rocke_test::check_throws<rocke::emit::ConfigError>(
-      [&] { rocke::emit::family_configs("gfx942 block=64 dtype=f\xc3\xa9 fast=1\n", toy); }, "toy.cfg: not ASCII",
+  rocke_test::check_throws<rocke::families::ConfigError>(
+      [&] { rocke::families::family_configs("gfx942 block=64 dtype=f\xc3\xa9 fast=1\n", toy); }, "toy.cfg: not ASCII",
       "a config file is ASCII");
   const std::vector<rocke::families::SpecField> fields{{"n", rocke::families::FieldKind::Int}};
-  check(rocke::emit::canonical_kv(fields, "n=123456789012345678") == "n=123456789012345678", "18 digits");
-  check(!rocke::emit::canonical_kv(fields, "n=1234567890123456789").has_value(), "19 digits");
-  check(rocke::emit::canonical_kv(fields, "n=-5") == "n=-5", "negative");
-  check(!rocke::emit::canonical_kv(fields, "n=+5").has_value(), "no plus sign");
-  check(!rocke::emit::canonical_kv(fields, "").has_value(), "empty");
+  check(rocke::families::canonical_kv(fields, "n=123456789012345678") == "n=123456789012345678", "18 digits");
+  check(!rocke::families::canonical_kv(fields, "n=1234567890123456789").has_value(), "19 digits");
+  check(rocke::families::canonical_kv(fields, "n=-5") == "n=-5", "negative");
+  check(!rocke::families::canonical_kv(fields, "n=+5").has_value(), "no plus sign");
+  check(!rocke::families::canonical_kv(fields, "").has_value(), "empty");
 }
 
 void check_file_mode(const fs::path& dir) {
@@ -214,7 +214,7 @@ void check_file_mode(const fs::path& dir) {
   std::vector<std::string> texts;
   for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) {
     fs::path path = dir / (name + ".ir");
-    texts.push_back(rocke::text::print_kernel(kernel));
+    texts.push_back(rocke::ir::print_kernel(kernel));
     write_file(path, texts.back());
     files.push_back(path.string());
   }
@@ -235,7 +235,7 @@ void check_file_mode(const fs::path& dir) {
       std::string expected;
       std::string kind = std::string("ll:") + flavor;
       try {
-        expected = rocke::lower(kernel, "gfx942", flavor);
+        expected = rocke::lower::lower(kernel, "gfx942", flavor);
       } catch (const rocke::ValueError& exc) {
         expected = exc.what();
         kind = "refusal";
@@ -271,10 +271,10 @@ void check_family_mode(const fs::path& dir) {
            "records per config");
   if (records.size() == 7) {
     rocke::ir::KernelDef axpy = rocke::ir::samples::axpy();
-    check_eq(records[0].payload, rocke::text::print_kernel(axpy), "ir record");
-    check_eq(records[2].payload, rocke::lower(axpy, "gfx942", "llvm22"), "ll record");
+    check_eq(records[0].payload, rocke::ir::print_kernel(axpy), "ir record");
+    check_eq(records[2].payload, rocke::lower::lower(axpy, "gfx942", "llvm22"), "ll record");
     check_eq(records[3].payload, "toy: fast=1: needs wave64 (gfx1100 has wave32)", "refusal record");
-    check_eq(records[5].payload, rocke::lower(axpy, "gfx1201", "llvm20"), "ll record on the config's arch");
+    check_eq(records[5].payload, rocke::lower::lower(axpy, "gfx1201", "llvm20"), "ll record on the config's arch");
   }
   Run one = run({"--family", "toy", "--configs", cfg.string(), "--flavors", "llvm22"});
   check(one.out.find("ll:llvm20") == std::string::npos && one.out.find("ll:llvm22") != std::string::npos,
@@ -332,11 +332,11 @@ void check_own_registry(const fs::path& dir) {
   own.add(rocke::families::Family{"solo", "rocke-library", {}, &toy_build, nullptr});
   std::ostringstream out;
   std::ostringstream err;
-  check(rocke::emit::run_cli("solo-emit", {"--list-families"}, out, err, own) == 0, "--list-families");
+  check(rocke::gates::run_cli("solo-emit", {"--list-families"}, out, err, own) == 0, "--list-families");
   check_eq(out.str(), "solo\n", "only the registry's families");
   write_file(dir / "solo.cfg", "gfx950 fast=0 block=8\n");  // no fields: the canonical check is skipped
   std::ostringstream stream;
-  check(rocke::emit::run_cli("solo-emit", {"--family", "solo", "--configs", (dir / "solo.cfg").string(), "--flavors",
+  check(rocke::gates::run_cli("solo-emit", {"--family", "solo", "--configs", (dir / "solo.cfg").string(), "--flavors",
                                            "llvm22"},
                              stream, err, own) == 0,
         "family mode over a private registry: " + err.str());
@@ -344,7 +344,7 @@ void check_own_registry(const fs::path& dir) {
   std::vector<Record> records = read_records(stream.str(), error);
   check(error.empty() && records.size() == 2 && records[1].kind == "ll:llvm22", "solo records");
   std::ostringstream none;
-  check(rocke::emit::run_cli("solo-emit", {"--family", "toy", "--configs", "x", "--flavors", "llvm22"}, none, err,
+  check(rocke::gates::run_cli("solo-emit", {"--family", "toy", "--configs", "x", "--flavors", "llvm22"}, none, err,
                              own) == 2,
         "families of other registries are unknown here");
 }

@@ -10,7 +10,7 @@
 #include "rocke/families/elementwise/builder.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/helpers.hpp"
-#include "rocke/text/printer.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/util/sha256.hpp"
 
 using rocke::families::SpecError;
@@ -93,7 +93,7 @@ void elementwise_builds() {
   rocke::ir::KernelDef kernel = build_kv("block=256 dtype=f16 op=add vec=8", "gfx942");
   check_eq(kernel.name, "elementwise_b787959831", "kernel name");
   check(kernel.params.size() == 4, "x, y, out, n");
-  check(rocke::text::print_kernel(kernel).find("\"out_value\" : vec<f16x8> = arith.truncf") != std::string::npos,
+  check(rocke::ir::print_kernel(kernel).find("\"out_value\" : vec<f16x8> = arith.truncf") != std::string::npos,
         "rounds to f16");
   check_throws<SpecError>([] { build_kv("block=96 dtype=f16 op=add vec=8", "gfx942"); },
                           "elementwise: block=96: must be a multiple of the wave size 64 of gfx942", "arch rule");

@@ -11,10 +11,10 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 
 namespace {
 
@@ -90,13 +90,13 @@ int parsed_count = 0;
 
 void check_text(const std::string& text) {
   try {
-    rocke::ir::KernelDef kernel = rocke::text::parse_kernel(text);
+    rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(text);
     ++parsed_count;
-    std::string printed = rocke::text::print_kernel(kernel);
-    rocke_test::check(rocke::text::print_kernel(rocke::text::parse_kernel(printed)) == printed, "re-parse");
-    std::string canonical = rocke::text::print_kernel(rocke::ir::canonicalize(kernel));
+    std::string printed = rocke::ir::print_kernel(kernel);
+    rocke_test::check(rocke::ir::print_kernel(rocke::ir::parse_kernel(printed)) == printed, "re-parse");
+    std::string canonical = rocke::ir::print_kernel(rocke::ir::canonicalize(kernel));
     rocke_test::check(
-        rocke::text::print_kernel(rocke::ir::canonicalize(rocke::text::parse_kernel(canonical))) == canonical,
+        rocke::ir::print_kernel(rocke::ir::canonicalize(rocke::ir::parse_kernel(canonical))) == canonical,
         "canonical re-parse");
     for (const auto& arch : rocke::arch::arch_targets()) {
       try {
@@ -115,7 +115,7 @@ void check_text(const std::string& text) {
 
 int main() {
   std::vector<std::string> corpus;
-  for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) corpus.push_back(rocke::text::print_kernel(kernel));
+  for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) corpus.push_back(rocke::ir::print_kernel(kernel));
   Mutator mutator(20240611);
   std::mt19937_64 pick(7);
   for (int i = 0; i < 20000; ++i) check_text(mutator.mutate(corpus[pick() % corpus.size()]));

@@ -27,11 +27,11 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/optable.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke/lower/lower.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 
 namespace {
 
@@ -50,7 +50,7 @@ void run_input(const std::string& name, const std::string& text, Counts& counts)
   ++counts.inputs;
   std::optional<rocke::ir::KernelDef> parsed;
   try {
-    parsed.emplace(rocke::text::parse_kernel(text));
+    parsed.emplace(rocke::ir::parse_kernel(text));
   } catch (const rocke::ParseError&) {
     return;
   } catch (const std::exception& exc) {
@@ -72,7 +72,7 @@ void run_input(const std::string& name, const std::string& text, Counts& counts)
     }
     for (const char* flavor : kFlavors) {
       try {
-        std::string ll = rocke::lower(kernel, arch, flavor);
+        std::string ll = rocke::lower::lower(kernel, arch, flavor);
         rocke_test::check(verdict.empty(), name + ": lowered a kernel the verifier refuses");
         rocke_test::check(!ll.empty() && ll.back() == '\n', name + ": .ll ends with a newline");
         ++counts.lowered;
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     for (const auto& path : paths) run_input(path.string(), read_file(path), counts);
   } else {
     std::vector<std::string> texts;
-    for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) texts.push_back(rocke::text::print_kernel(kernel));
+    for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) texts.push_back(rocke::ir::print_kernel(kernel));
     for (std::size_t i = 0; i < texts.size(); ++i) run_input("sample " + std::to_string(i), texts[i], counts);
     Mutator mutator(20240601);
     constexpr int kMutations = 3000;

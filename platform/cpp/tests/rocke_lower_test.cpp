@@ -10,18 +10,18 @@
 #include <unordered_map>
 
 #include "check.hpp"
+#include "rocke/arch/arch_domain.hpp"
 #include "rocke/arch/errors.hpp"
+#include "rocke/arch/flavors.hpp"
+#include "rocke/arch/intrinsics.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/parser.hpp"
 #include "rocke/ir/samples.hpp"
-#include "rocke/lower/arch_domain.hpp"
 #include "rocke/lower/dispatch.hpp"
 #include "rocke/lower/emitter.hpp"
-#include "rocke/lower/flavors.hpp"
-#include "rocke/lower/intrinsics.hpp"
 #include "rocke/lower/lower.hpp"
 #include "rocke/lower/names.hpp"
-#include "rocke/text/parser.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace {
@@ -262,7 +262,7 @@ std::string text_of(const char* name) {
 std::pair<std::string, std::string> outcome(const rocke::ir::KernelDef& kernel, const std::string& arch,
                                             const std::string& flavor) {
   try {
-    return {"ll", rocke::lower(kernel, arch, flavor)};
+    return {"ll", rocke::lower::lower(kernel, arch, flavor)};
   } catch (const rocke::LowerError& e) {
     return {"LowerError", e.what()};
   } catch (const rocke::VerifyError& e) {
@@ -276,7 +276,7 @@ std::pair<std::string, std::string> outcome(const rocke::ir::KernelDef& kernel, 
 
 void check_cases() {
   for (const Case& c : kCases) {
-    rocke::ir::KernelDef kernel = rocke::text::parse_kernel(text_of(c.name));
+    rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(text_of(c.name));
     auto [kind, text] = outcome(kernel, c.arch, c.flavor);
     std::string label = std::string(c.name) + " on " + c.arch + " " + c.flavor;
     check_eq(kind, c.kind, label + ": outcome kind");
@@ -302,7 +302,7 @@ void check_goldens() {
         std::string path = std::string("tests/golden_ll/") + golden + "." + arch + "." + flavor + ".ll";
         std::string expected = read_file(path);
         check(!expected.empty(), path + " is readable (ctest runs in platform/)");
-        check_eq(rocke::lower(kernel, arch, flavor), expected, path);
+        check_eq(rocke::lower::lower(kernel, arch, flavor), expected, path);
       }
     }
   }
@@ -326,9 +326,9 @@ void check_determinism() {
 }
 
 void check_refusal_types() {
-  rocke::ir::KernelDef kernel = rocke::text::parse_kernel(text_of("big"));
+  rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(text_of("big"));
   try {
-    rocke::lower(kernel, "gfx942", "llvm22");
+    rocke::lower::lower(kernel, "gfx942", "llvm22");
     check(false, "too much LDS is refused");
   } catch (const rocke::ValueError& e) {  // LowerError is a ValueError, as in Python
     const auto* lower_error = dynamic_cast<const rocke::LowerError*>(&e);
@@ -339,16 +339,16 @@ void check_refusal_types() {
                "LowerError.what");
     }
   }
-  rocke_test::check_throws<rocke::KeyError>([&] { rocke::lower(kernel, "gfx90a", "llvm22"); },
+  rocke_test::check_throws<rocke::KeyError>([&] { rocke::lower::lower(kernel, "gfx90a", "llvm22"); },
                                             "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201",
                                             "an unknown arch is a KeyError too (UnknownArchError)");
-  rocke_test::check_throws<rocke::ValueError>([&] { rocke::lower(kernel, "gfx90a", "llvm21"); },
+  rocke_test::check_throws<rocke::ValueError>([&] { rocke::lower::lower(kernel, "gfx90a", "llvm21"); },
                                               "unknown flavor 'llvm21'; known flavors: llvm20, llvm22",
                                               "the flavor is checked before the arch");
   for (auto& [name, sample] : rocke::ir::samples::sample_kernels()) {
     if (name != "gemm_mfma") continue;
     rocke_test::check_throws<rocke::VerifyError>(
-        [&] { rocke::lower(sample, "gfx1100", "llvm22"); },
+        [&] { rocke::lower::lower(sample, "gfx1100", "llvm22"); },
         "[arch] mma.mma %23 at body[9].body[7]: op_id 'mfma_f32_16x16x16_f16' is not available on gfx1100",
         "the verifier runs with the arch");
   }
@@ -367,8 +367,8 @@ void check_arch_domain() {
   check(!rocke::arch::arch_domain_status("llvm.fma.f32", "gfx942", "llvm99").has_value(), "unknown flavor");
 
   std::unordered_map<std::int64_t, std::int64_t> no_lds;
-  rocke::lowering::FunctionEmitter em(rocke::arch::get_arch("gfx942"), rocke::arch::get_flavor("llvm22"), no_lds,
-                                      &rocke::lowering::lower_op);
+  rocke::lower::FunctionEmitter em(rocke::arch::get_arch("gfx942"), rocke::arch::get_flavor("llvm22"), no_lds,
+                                      &rocke::lower::lower_op);
   rocke_test::check_throws<rocke::LowerError>(
       [&] { em.declare(rocke::arch::intrinsic_def("llvm.amdgcn.s.wait.loadcnt")); },
       "kernel: intrinsic 'llvm.amdgcn.s.wait.loadcnt' is outside the arch domain of gfx942 under flavor llvm22 "
@@ -405,7 +405,7 @@ void check_tables() {
   const auto& rows = rocke::arch::intrinsics();
   check(!rows.empty() && !rows.back().mma_op_id.empty(), "the table ends with the MMA catalog");
   check_eq(rocke::arch::waitcnt_encoding("split_counters").form, "split", "waitcnt encodings");
-  check_eq(rocke::lowering::sanitize_hint("a-b\xc3\xa9.c"), "a_b_.c", "a UTF-8 character becomes one '_'");
+  check_eq(rocke::lower::sanitize_hint("a-b\xc3\xa9.c"), "a_b_.c", "a UTF-8 character becomes one '_'");
 }
 
 }  // namespace

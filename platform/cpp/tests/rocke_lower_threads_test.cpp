@@ -10,10 +10,10 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/errors.hpp"
 #include "rocke/families/registry.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/lower/lower.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 
 namespace {
 
@@ -22,13 +22,13 @@ namespace {
 std::vector<std::string> lower_everything() {
   std::vector<std::string> out;
   for (auto& [name, sample] : rocke::ir::samples::sample_kernels()) {
-    rocke::ir::KernelDef kernel = rocke::text::parse_kernel(rocke::text::print_kernel(sample));
+    rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(rocke::ir::print_kernel(sample));
     std::vector<std::string> archs = rocke::arch::arch_names();
     archs.emplace_back("gfx90a");
     for (const std::string& arch : archs) {
       for (const char* flavor : {"llvm20", "llvm22", "llvm99"}) {
         try {
-          out.push_back(rocke::lower(kernel, arch, flavor));
+          out.push_back(rocke::lower::lower(kernel, arch, flavor));
         } catch (const rocke::Error& exc) {
           out.emplace_back(exc.what());
         }

@@ -7,10 +7,10 @@
 #include "check.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 
 using rocke_test::check;
 using rocke_test::check_eq;
@@ -80,7 +80,7 @@ std::string with(const std::string& old_text, const std::string& new_text) {
 
 std::string parse_error(const std::string& text) {
   try {
-    rocke::text::parse_kernel(text);
+    rocke::ir::parse_kernel(text);
   } catch (const rocke::ParseError& exc) {
     return exc.what();
   } catch (const std::exception& exc) {
@@ -90,31 +90,31 @@ std::string parse_error(const std::string& text) {
 }
 
 void round_trips() {
-  check_eq(rocke::text::print_kernel(rocke::ir::samples::axpy()), kAxpy, "C++ Builder twin of axpy");
-  check_eq(rocke::text::print_kernel(rocke::text::parse_kernel(kAxpy)), kAxpy, "axpy round trip");
+  check_eq(rocke::ir::print_kernel(rocke::ir::samples::axpy()), kAxpy, "C++ Builder twin of axpy");
+  check_eq(rocke::ir::print_kernel(rocke::ir::parse_kernel(kAxpy)), kAxpy, "axpy round trip");
   for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) {
-    std::string text = rocke::text::print_kernel(kernel);
-    rocke::ir::KernelDef parsed = rocke::text::parse_kernel(text);
+    std::string text = rocke::ir::print_kernel(kernel);
+    rocke::ir::KernelDef parsed = rocke::ir::parse_kernel(text);
     rocke::ir::verify(parsed);
-    check_eq(rocke::text::print_kernel(parsed), text, name + " round trip");
-    check_eq(rocke::text::print_kernel(rocke::ir::canonicalize(parsed)), text, name + " is canonical");
+    check_eq(rocke::ir::print_kernel(parsed), text, name + " round trip");
+    check_eq(rocke::ir::print_kernel(rocke::ir::canonicalize(parsed)), text, name + " is canonical");
     check(rocke::ir::equivalent(kernel, parsed), name + " equivalent after parsing");
   }
   std::string spaced = kAxpy;
   spaced.replace(spaced.find("body {\n"), 7, "\nbody  {\n\n");
   spaced.replace(spaced.find("%6 : i32"), 8, "%6   :   i32");
   spaced.pop_back();  // no final newline
-  check_eq(rocke::text::print_kernel(rocke::text::parse_kernel(spaced)), kAxpy, "blank lines and spacing");
+  check_eq(rocke::ir::print_kernel(rocke::ir::parse_kernel(spaced)), kAxpy, "blank lines and spacing");
 }
 
 void canonicalization() {
-  rocke::ir::KernelDef kernel = rocke::text::parse_kernel(kScrambled);
+  rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(kScrambled);
   rocke::ir::verify(kernel);
-  check_eq(rocke::text::print_kernel(kernel), kScrambled, "scrambled ids print as parsed");
+  check_eq(rocke::ir::print_kernel(kernel), kScrambled, "scrambled ids print as parsed");
   rocke::ir::KernelDef once = rocke::ir::canonicalize(kernel);
-  check_eq(rocke::text::print_kernel(once), kCanonical, "canonical ids");
-  check_eq(rocke::text::print_kernel(rocke::ir::canonicalize(once)), kCanonical, "canonicalize is idempotent");
-  check_eq(rocke::text::print_kernel(kernel), kScrambled, "the input is not modified");
+  check_eq(rocke::ir::print_kernel(once), kCanonical, "canonical ids");
+  check_eq(rocke::ir::print_kernel(rocke::ir::canonicalize(once)), kCanonical, "canonicalize is idempotent");
+  check_eq(rocke::ir::print_kernel(kernel), kScrambled, "the input is not modified");
 }
 
 void errors() {

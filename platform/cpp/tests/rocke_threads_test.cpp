@@ -12,10 +12,10 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/ir/verifier.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 
 namespace {
 
@@ -32,7 +32,7 @@ std::vector<std::string> verdicts_of(const std::vector<std::string>& texts) {
   for (const std::string& text : texts) {
     for (const auto& arch : rocke::arch::arch_targets()) {
       try {
-        rocke::ir::verify(rocke::text::parse_kernel(text), &arch);
+        rocke::ir::verify(rocke::ir::parse_kernel(text), &arch);
         out.emplace_back("ok");
       } catch (const rocke::VerifyError& exc) {
         out.emplace_back(exc.what());
@@ -44,7 +44,7 @@ std::vector<std::string> verdicts_of(const std::vector<std::string>& texts) {
 
 std::string parse_error_of(const char* text) {
   try {
-    rocke::text::parse_kernel(text);
+    rocke::ir::parse_kernel(text);
   } catch (const rocke::ParseError& exc) {
     return exc.what();
   }
@@ -54,10 +54,10 @@ std::string parse_error_of(const char* text) {
 Expected run_once() {
   Expected e;
   for (auto& [name, kernel] : rocke::ir::samples::sample_kernels()) {
-    e.texts.push_back(rocke::text::print_kernel(kernel));
+    e.texts.push_back(rocke::ir::print_kernel(kernel));
   }
   for (const std::string& text : e.texts) {
-    std::string round = rocke::text::print_kernel(rocke::ir::canonicalize(rocke::text::parse_kernel(text)));
+    std::string round = rocke::ir::print_kernel(rocke::ir::canonicalize(rocke::ir::parse_kernel(text)));
     if (round != text) e.texts.push_back("round trip differs");
   }
   e.verdicts = verdicts_of(e.texts);

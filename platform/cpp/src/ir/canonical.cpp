@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "rocke/errors.hpp"
-#include "rocke/text/printer.hpp"
+#include "rocke/ir/printer.hpp"
 
 namespace rocke::ir {
 
@@ -64,7 +64,7 @@ KernelDef canonicalize(const KernelDef& kernel) {
 }
 
 bool equivalent(const KernelDef& a, const KernelDef& b) {
-  return text::print_kernel(canonicalize(a)) == text::print_kernel(canonicalize(b));
+  return print_kernel(canonicalize(a)) == print_kernel(canonicalize(b));
 }
 
 }  // namespace rocke::ir

@@ -201,9 +201,6 @@ Type ptr(Type pointee, std::string_view space) {
 
 namespace {
 
-using text::Token;
-using text::TokenKind;
-
 bool is_small_decimal(std::string_view text) {
   if (text.empty() || text.size() > 4) return false;
   for (char c : text) {
@@ -216,7 +213,7 @@ std::size_t expect_punct(const std::vector<Token>& tokens, std::size_t pos, std:
   const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
   if (tok.kind != TokenKind::Punct || tok.text != punct) {
     throw ParseError(tok.line, tok.col,
-                     "expected '" + std::string(punct) + "', found " + text::describe_token(tok));
+                     "expected '" + std::string(punct) + "', found " + describe_token(tok));
   }
   return pos + 1;
 }
@@ -227,7 +224,7 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
   const TypeFacts& f = type_facts();
   const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
   if (tok.kind != TokenKind::Ident) {
-    throw ParseError(tok.line, tok.col, "expected a type, found " + text::describe_token(tok));
+    throw ParseError(tok.line, tok.col, "expected a type, found " + describe_token(tok));
   }
   if (pointee && (tok.text == "ptr" || tok.text == "rsrc")) {
     std::string got = tok.text == "rsrc" ? "rsrc" : "a pointer type";
@@ -253,7 +250,7 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
     if (inner.kind != TokenKind::Ident || !sep || find_scalar(elem_name, &elem_index) == nullptr ||
         !is_small_decimal(lanes_text)) {
       throw ParseError(inner.line, inner.col,
-                       "expected ELEMxN inside vec<...>, found " + text::describe_token(inner));
+                       "expected ELEMxN inside vec<...>, found " + describe_token(inner));
     }
     Type ty;
     try {
@@ -275,11 +272,11 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
     pos = expect_punct(tokens, pos, ",");
     const Token& space = tokens[std::min(pos, tokens.size() - 1)];
     if (space.kind != TokenKind::Ident) {
-      throw ParseError(space.line, space.col, "expected an address space, found " + text::describe_token(space));
+      throw ParseError(space.line, space.col, "expected an address space, found " + describe_token(space));
     }
     if (!contains(f.spaces, space.text)) {
       throw ParseError(space.line, space.col,
-                       "unknown address space '" + text::echo(space.text) + "'; known: " + util::join(f.spaces, ", "));
+                       "unknown address space '" + echo(space.text) + "'; known: " + util::join(f.spaces, ", "));
     }
     Type ty;
     try {
@@ -290,17 +287,17 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
     pos = expect_punct(tokens, pos + 1, ">");
     return ty;
   }
-  throw ParseError(tok.line, tok.col, "unknown type '" + text::echo(tok.text) + "'");
+  throw ParseError(tok.line, tok.col, "unknown type '" + echo(tok.text) + "'");
 }
 
 Type parse_type(std::string_view source) {
-  text::check_characters(source);
-  std::vector<Token> tokens = text::tokenize(source);
+  check_characters(source);
+  std::vector<Token> tokens = tokenize(source);
   std::size_t pos = 0;
   Type ty = parse_type_tokens(tokens, pos);
   const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
   if (tok.kind != TokenKind::Eof) {
-    throw ParseError(tok.line, tok.col, "unexpected '" + text::echo(tok.text) + "' after type " + ty.text());
+    throw ParseError(tok.line, tok.col, "unexpected '" + echo(tok.text) + "' after type " + ty.text());
   }
   return ty;
 }

@@ -13,7 +13,7 @@
 #include "rocke/lower/ops_xlane.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 namespace {
 
@@ -39,4 +39,4 @@ void lower_op(FunctionEmitter& em, const ir::Op& op) {
   found->second(em, op);
 }
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -3,12 +3,12 @@
 
 #include <utility>
 
-#include "rocke/lower/arch_domain.hpp"
+#include "rocke/arch/arch_domain.hpp"
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/lower/names.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 namespace {
 
@@ -142,4 +142,4 @@ const ir::Values& FunctionEmitter::lower_region(const ir::Region& region, const 
   return region.ops.back()->operands;
 }
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -8,7 +8,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 LdsPlan plan_lds(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {
   LdsPlan plan;
@@ -40,4 +40,4 @@ std::string pool_global(const LdsPlan& plan) {
                    std::to_string(plan.align));
 }
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rocke/arch/flavors.hpp"
 #include "rocke/ir/floats.hpp"
-#include "rocke/lower/flavors.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 namespace {
 
@@ -115,4 +115,4 @@ std::string i32_text(std::int64_t value) {
   return std::to_string(value >= (std::int64_t{1} << 31) ? value - (std::int64_t{1} << 32) : value);
 }
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

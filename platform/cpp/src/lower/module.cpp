@@ -10,7 +10,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke {
+namespace rocke::lower {
 
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor) {
   arch::get_flavor(flavor);  // an unknown flavor is reported before an unknown arch, as in Python
@@ -20,11 +20,11 @@ std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::strin
 std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& target, std::string_view flavor) {
   const arch::Flavor& row = arch::get_flavor(flavor);
   ir::verify(kernel, &target);
-  lowering::LdsPlan lds = lowering::plan_lds(kernel, target);
-  lowering::FunctionEmitter em(target, row, lds.offsets, &lowering::lower_op);
+  LdsPlan lds = plan_lds(kernel, target);
+  FunctionEmitter em(target, row, lds.offsets, &lower_op);
   std::vector<std::string> params;
   params.reserve(kernel.params.size());
-  for (const ir::Param& param : kernel.params) params.push_back(lowering::param_text(param, row, em));
+  for (const ir::Param& param : kernel.params) params.push_back(param_text(param, row, em));
   em.label("entry");
   em.lower_ops(kernel.body->ops, "body");
   em.emit("ret void");
@@ -47,7 +47,7 @@ std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& target, s
   line(util::cat("target triple = \"", arch::target_facts().triple, "\""));
   line("");
   if (lds.size != 0) {
-    line(lowering::pool_global(lds));
+    line(pool_global(lds));
     line("");
   }
   line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
@@ -58,11 +58,9 @@ std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& target, s
     for (const arch::IntrinsicDecl* decl : decls) line(decl->text());
     line("");
   }
-  line(util::cat("attributes #0 = { ", util::join(lowering::kernel_attributes(kernel, target), " "), " }"));
+  line(util::cat("attributes #0 = { ", util::join(kernel_attributes(kernel, target), " "), " }"));
   return out;
 }
-
-namespace lowering {
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
   const ir::Value& value = *param.value;
@@ -95,5 +93,4 @@ std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const ar
   return out;
 }
 
-}  // namespace lowering
-}  // namespace rocke
+}  // namespace rocke::lower

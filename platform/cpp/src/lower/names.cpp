@@ -3,7 +3,7 @@
 
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 namespace {
 
@@ -37,4 +37,4 @@ std::string value_name(const ir::Value& value) {
   return util::cat("%v", id);
 }
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -7,7 +7,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_arith {
+namespace rocke::lower::ops_arith {
 
 namespace {
 
@@ -173,4 +173,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_arith
+}  // namespace rocke::lower::ops_arith

@@ -7,7 +7,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_gpu {
+namespace rocke::lower::ops_gpu {
 
 namespace {
 
@@ -114,4 +114,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_gpu
+}  // namespace rocke::lower::ops_gpu

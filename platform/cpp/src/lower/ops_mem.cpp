@@ -6,7 +6,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_mem {
+namespace rocke::lower::ops_mem {
 
 namespace {
 
@@ -168,4 +168,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_mem
+}  // namespace rocke::lower::ops_mem

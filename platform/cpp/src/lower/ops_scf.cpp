@@ -7,7 +7,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_scf {
+namespace rocke::lower::ops_scf {
 
 namespace {
 
@@ -104,4 +104,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_scf
+}  // namespace rocke::lower::ops_scf

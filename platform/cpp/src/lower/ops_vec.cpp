@@ -6,7 +6,7 @@
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_vec {
+namespace rocke::lower::ops_vec {
 
 namespace {
 
@@ -81,4 +81,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_vec
+}  // namespace rocke::lower::ops_vec

@@ -3,13 +3,13 @@
 
 #include <algorithm>
 
+#include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
-#include "rocke/lower/intrinsics.hpp"
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/lower/ops_gpu.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::lowering::ops_xlane {
+namespace rocke::lower::ops_xlane {
 
 namespace {
 
@@ -145,4 +145,4 @@ const Lowerings& lowerings() {
   return table;
 }
 
-}  // namespace rocke::lowering::ops_xlane
+}  // namespace rocke::lower::ops_xlane

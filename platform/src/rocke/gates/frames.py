@@ -8,7 +8,7 @@ A stream is a sequence of records and one end marker, all LF-terminated:
 Records of one config share its index (0-based, in config-file order); the end
 marker counts configs. ``kind`` is ``ir``, ``ll:<flavor>`` or ``refusal``. The reader is strict: a missing
 end marker (a truncated stream), a count that disagrees with the records, a short
-payload, or any stray byte is a FrameError. The C++ writer is rocke/emit/frames.hpp.
+payload, or any stray byte is a FrameError. The C++ writer is rocke/gates/frames.hpp.
 """
 
 from __future__ import annotations

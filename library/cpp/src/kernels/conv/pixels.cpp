@@ -1,7 +1,7 @@
 // Python twin: rocke_library/kernels/conv/pixels.py
 #include "rocke_library/kernels/conv/pixels.hpp"
 
-namespace rocke::library::conv {
+namespace rocke::library::kernels::conv {
 
 using helpers::add_i32;
 using helpers::divu_i32;
@@ -22,4 +22,4 @@ Value* inside(Builder& b, const Pixel& pix, Value* hi, Value* wi, Value* h, Valu
   return b.and_(pix.ok, b.and_(rows, cols), "tap_ok");
 }
 
-}  // namespace rocke::library::conv
+}  // namespace rocke::library::kernels::conv

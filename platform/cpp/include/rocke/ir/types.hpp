@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rocke/text/lexer.hpp"
+#include "rocke/ir/lexer.hpp"
 
 namespace rocke::ir {
 
@@ -97,7 +97,7 @@ Type ptr(Type pointee, std::string_view space);
 Type parse_type(std::string_view text);
 // Read one type starting at tokens[pos]; returns the type and moves pos past it. pointee=true
 // reads the pointee of a ptr<...>, which is never a pointer.
-Type parse_type_tokens(const std::vector<text::Token>& tokens, std::size_t& pos, bool pointee = false);
+Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool pointee = false);
 
 inline const Type i1 = scalar_type("i1");
 inline const Type i8 = scalar_type("i8");

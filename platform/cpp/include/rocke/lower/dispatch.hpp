@@ -9,7 +9,7 @@
 
 #include "rocke/ir/core.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 class FunctionEmitter;
 
@@ -20,4 +20,4 @@ using Lowerings = std::vector<std::pair<std::string, Lowering>>;
 // Lower one op with the lowering of its opcode (KeyError for an opcode without one).
 void lower_op(FunctionEmitter& em, const ir::Op& op);
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -15,13 +15,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rocke/arch/flavors.hpp"
+#include "rocke/arch/intrinsics.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
 #include "rocke/lower/errors.hpp"
-#include "rocke/lower/flavors.hpp"
-#include "rocke/lower/intrinsics.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 inline constexpr std::string_view kIndent = "  ";
 
@@ -87,4 +87,4 @@ class FunctionEmitter {
   std::int64_t scf_ops_ = 0;
 };
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

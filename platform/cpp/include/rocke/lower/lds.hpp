@@ -16,7 +16,7 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 inline constexpr std::string_view kPoolName = "@rocke.lds";
 
@@ -30,4 +30,4 @@ struct LdsPlan {
 LdsPlan plan_lds(const ir::KernelDef& kernel, const arch::ArchTarget& arch);
 std::string pool_global(const LdsPlan& plan);
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

@@ -13,7 +13,7 @@
 #include "rocke/ir/attrs.hpp"
 #include "rocke/ir/types.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 inline constexpr std::int64_t kMaxNaturalAlign = 16;
 
@@ -42,4 +42,4 @@ std::string splat_const(double value, const ir::Type& ty);
 // An unsigned 32-bit pattern as LLVM's signed i32 decimal.
 std::string i32_text(std::int64_t value);
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

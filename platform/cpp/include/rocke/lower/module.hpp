@@ -26,12 +26,12 @@
 #include <string_view>
 #include <vector>
 
+#include "rocke/arch/flavors.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
 #include "rocke/lower/emitter.hpp"
-#include "rocke/lower/flavors.hpp"
 
-namespace rocke {
+namespace rocke::lower {
 
 // The .ll text of kernel for arch under flavor. Checks, in Python's order: ValueError for an
 // unknown flavor (listing the known ones), arch::UnknownArchError for an unknown arch,
@@ -41,12 +41,9 @@ namespace rocke {
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor);
 std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& arch, std::string_view flavor);
 
-namespace lowering {
-
 // TYPE [noalias] NOCAPTURE [readonly] [writeonly] [align N] %name (attributes on pointers only).
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em);
 // String attributes of the kernel, sorted by name.
 std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch);
 
-}  // namespace lowering
-}  // namespace rocke
+}  // namespace rocke::lower

@@ -13,11 +13,11 @@
 
 #include "rocke/ir/core.hpp"
 
-namespace rocke::lowering {
+namespace rocke::lower {
 
 // Every character outside [A-Za-z0-9_.] becomes '_' (a UTF-8 sequence is one character).
 std::string sanitize_hint(std::string_view hint);
 // %H.N or %vN
 std::string value_name(const ir::Value& value);
 
-}  // namespace rocke::lowering
+}  // namespace rocke::lower

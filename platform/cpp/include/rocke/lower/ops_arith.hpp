@@ -5,8 +5,8 @@
 
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_arith {
+namespace rocke::lower::ops_arith {
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_arith
+}  // namespace rocke::lower::ops_arith

@@ -9,7 +9,7 @@
 
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_gpu {
+namespace rocke::lower::ops_gpu {
 
 // result (a new temporary when nullopt) = the workgroup size in dimension dim ("x", "y", "z"),
 // read from the dispatch packet.
@@ -20,4 +20,4 @@ std::string emit_lane_id(FunctionEmitter& em, std::optional<std::string> result)
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_gpu
+}  // namespace rocke::lower::ops_gpu

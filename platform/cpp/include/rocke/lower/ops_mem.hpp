@@ -9,7 +9,7 @@
 #include "rocke/ir/core.hpp"
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_mem {
+namespace rocke::lower::ops_mem {
 
 // result (a new temporary when nullopt) = ptr advanced by index pointees.
 std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
@@ -17,4 +17,4 @@ std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value&
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_mem
+}  // namespace rocke::lower::ops_mem

@@ -19,8 +19,8 @@
 
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_scf {
+namespace rocke::lower::ops_scf {
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_scf
+}  // namespace rocke::lower::ops_scf

@@ -4,8 +4,8 @@
 
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_vec {
+namespace rocke::lower::ops_vec {
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_vec
+}  // namespace rocke::lower::ops_vec

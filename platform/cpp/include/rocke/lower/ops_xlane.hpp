@@ -4,8 +4,8 @@
 
 #include "rocke/lower/dispatch.hpp"
 
-namespace rocke::lowering::ops_xlane {
+namespace rocke::lower::ops_xlane {
 
 const Lowerings& lowerings();
 
-}  // namespace rocke::lowering::ops_xlane
+}  // namespace rocke::lower::ops_xlane

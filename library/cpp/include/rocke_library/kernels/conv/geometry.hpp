@@ -15,7 +15,7 @@
 
 #include "rocke/util/strings.hpp"
 
-namespace rocke::library::conv {
+namespace rocke::library::kernels::conv {
 
 inline constexpr std::int64_t MAX_FILTER = 16;  // per spatial dimension
 inline constexpr std::int64_t MAX_TAPS = 64;    // filter_y * filter_x
@@ -69,4 +69,4 @@ inline std::int64_t output_size(std::int64_t size, std::int64_t filter_size, std
   return span < 0 ? 0 : span / stride + 1;
 }
 
-}  // namespace rocke::library::conv
+}  // namespace rocke::library::kernels::conv

@@ -16,7 +16,7 @@
 #include "rocke/ir/builder.hpp"
 #include "rocke_library/kernels/conv/geometry.hpp"
 
-namespace rocke::library::conv {
+namespace rocke::library::kernels::conv {
 
 // One output pixel of a thread.
 struct Pixel {
@@ -61,4 +61,4 @@ Pixel pixel(ir::Builder& b, const S& spec, ir::Value* m, ir::Value* total, const
 // pix.ok and 0 <= hi < H and 0 <= wi < W (unsigned compares reject negatives).
 ir::Value* inside(ir::Builder& b, const Pixel& pix, ir::Value* hi, ir::Value* wi, ir::Value* h, ir::Value* w);
 
-}  // namespace rocke::library::conv
+}  // namespace rocke::library::kernels::conv

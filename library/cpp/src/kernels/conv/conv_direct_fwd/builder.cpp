@@ -11,7 +11,7 @@
 #include "rocke/ir/verifier.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::library::conv::conv_direct_fwd {
+namespace rocke::library::kernels::conv::conv_direct_fwd {
 
 using ir::Builder;
 using ir::KernelDef;
@@ -271,4 +271,4 @@ KernelDef build_kv(std::string_view kv, std::string_view arch) {
   return build(spec, arch);
 }
 
-}  // namespace rocke::library::conv::conv_direct_fwd
+}  // namespace rocke::library::kernels::conv::conv_direct_fwd

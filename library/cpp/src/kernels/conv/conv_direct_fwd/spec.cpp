@@ -7,7 +7,7 @@
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/conv/geometry.hpp"
 
-namespace rocke::library::conv::conv_direct_fwd {
+namespace rocke::library::kernels::conv::conv_direct_fwd {
 
 using families::Field;
 using S = ConvDirectFwdSpec;
@@ -54,4 +54,4 @@ void S::check() const {
   check_window(*this);
 }
 
-}  // namespace rocke::library::conv::conv_direct_fwd
+}  // namespace rocke::library::kernels::conv::conv_direct_fwd

@@ -7,7 +7,7 @@
 #include "rocke/ir/verifier.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::library::conv::img2col {
+namespace rocke::library::kernels::conv::img2col {
 
 using ir::Builder;
 using ir::KernelDef;
@@ -93,4 +93,4 @@ KernelDef build_kv(std::string_view kv, std::string_view arch) {
   return build(spec, arch);
 }
 
-}  // namespace rocke::library::conv::img2col
+}  // namespace rocke::library::kernels::conv::img2col

@@ -7,7 +7,7 @@
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/conv/geometry.hpp"
 
-namespace rocke::library::conv::img2col {
+namespace rocke::library::kernels::conv::img2col {
 
 using families::Field;
 
@@ -28,4 +28,4 @@ void Img2colSpec::check() const {
   check_window(*this);
 }
 
-}  // namespace rocke::library::conv::img2col
+}  // namespace rocke::library::kernels::conv::img2col

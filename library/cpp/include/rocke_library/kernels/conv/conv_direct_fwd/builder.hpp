@@ -20,7 +20,7 @@
 #include "rocke_library/kernels/conv/conv_direct_fwd/spec.hpp"
 #include "rocke_library/kernels/conv/pixels.hpp"
 
-namespace rocke::library::conv::conv_direct_fwd {
+namespace rocke::library::kernels::conv::conv_direct_fwd {
 
 inline constexpr std::int64_t MAX_STORE_BYTES = 16;
 
@@ -56,4 +56,4 @@ ir::KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch);
 // The family registry's entry: ConvDirectFwdSpec::from_kv(kv), then build(spec, arch).
 ir::KernelDef build_kv(std::string_view kv, std::string_view arch);
 
-}  // namespace rocke::library::conv::conv_direct_fwd
+}  // namespace rocke::library::kernels::conv::conv_direct_fwd

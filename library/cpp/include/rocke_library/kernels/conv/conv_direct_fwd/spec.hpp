@@ -11,7 +11,7 @@
 
 #include "rocke/families/spec.hpp"
 
-namespace rocke::library::conv::conv_direct_fwd {
+namespace rocke::library::kernels::conv::conv_direct_fwd {
 
 inline constexpr std::array<std::int64_t, 4> THREAD_K_CHOICES = {1, 2, 4, 8};
 inline constexpr std::int64_t MAX_THREAD_P = 16;
@@ -54,4 +54,4 @@ struct ConvDirectFwdSpec : families::Spec<ConvDirectFwdSpec> {
   std::int64_t taps() const { return filter_y * filter_x; }
 };
 
-}  // namespace rocke::library::conv::conv_direct_fwd
+}  // namespace rocke::library::kernels::conv::conv_direct_fwd

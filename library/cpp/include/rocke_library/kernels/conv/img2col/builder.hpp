@@ -17,7 +17,7 @@
 #include "rocke_library/kernels/conv/img2col/spec.hpp"
 #include "rocke_library/kernels/conv/pixels.hpp"
 
-namespace rocke::library::conv::img2col {
+namespace rocke::library::kernels::conv::img2col {
 
 // What every tap's copy shares.
 struct TapCopy {
@@ -38,4 +38,4 @@ ir::KernelDef build(const Img2colSpec& spec, std::string_view arch);
 // The family registry's entry: Img2colSpec::from_kv(kv), then build(spec, arch).
 ir::KernelDef build_kv(std::string_view kv, std::string_view arch);
 
-}  // namespace rocke::library::conv::img2col
+}  // namespace rocke::library::kernels::conv::img2col

@@ -10,7 +10,7 @@
 
 #include "rocke/families/spec.hpp"
 
-namespace rocke::library::conv::img2col {
+namespace rocke::library::kernels::conv::img2col {
 
 // block: threads per workgroup; dtype: storage of input and columns; vec: channels per access
 // (the problem's channels per group must be a multiple); the window: filter_y x filter_x taps,
@@ -35,4 +35,4 @@ struct Img2colSpec : families::Spec<Img2colSpec> {
   std::int64_t taps() const { return filter_y * filter_x; }
 };
 
-}  // namespace rocke::library::conv::img2col
+}  // namespace rocke::library::kernels::conv::img2col

@@ -4,7 +4,7 @@
 // A flavor is the LLVM major whose IR the lowerer writes: its datalayout, its spelling of the
 // "not captured" parameter attribute and its intrinsic declaration overrides. [target] holds
 // what every flavor shares (triple, scalar type spellings, address space numbers). The lowerer
-// is the only reader, so the twin lives next to it (namespace rocke::arch, as in Python).
+// is the only reader.
 #pragma once
 
 #include <cstdint>

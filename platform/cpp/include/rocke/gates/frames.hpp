@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace rocke::emit {
+namespace rocke::gates {
 
 inline constexpr std::string_view kRecord = "@@rocke-record ";
 inline constexpr std::string_view kEnd = "@@rocke-end ";
@@ -38,4 +38,4 @@ class FrameWriter {
   std::int64_t last_index_ = -1;
 };
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

@@ -1,14 +1,14 @@
 // Python twin: rocke/ir/lexer.py
 // The Python tokenizer is one regular expression whose alternatives are tried in order
 // (ws, nl, ident, value, sym, str, hex, int, punct); the branches below keep that order.
-#include "rocke/text/lexer.hpp"
+#include "rocke/ir/lexer.hpp"
 
 #include <cstdio>
 
 #include "rocke/ir/errors.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::text {
+namespace rocke::ir {
 
 namespace {
 
@@ -123,4 +123,4 @@ std::string describe_token(const Token& token) {
   return util::cat("'", echo(token.text), "'");
 }
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

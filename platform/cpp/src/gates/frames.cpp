@@ -1,10 +1,10 @@
 // Python twin: rocke/gates/frames.py (write_record, write_end)
-#include "rocke/emit/frames.hpp"
+#include "rocke/gates/frames.hpp"
 
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::emit {
+namespace rocke::gates {
 
 std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload) {
   std::string out;
@@ -38,4 +38,4 @@ void FrameWriter::end() {
   out_.flush();
 }
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

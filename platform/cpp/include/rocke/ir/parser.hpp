@@ -13,10 +13,10 @@
 
 #include "rocke/ir/core.hpp"
 
-namespace rocke::text {
+namespace rocke::ir {
 
 // Parse text given as bytes (Python's str or ASCII bytes encode to the same bytes up to the
 // first non-ASCII character, which is refused at its position).
 ir::KernelDef parse_kernel(std::string_view text);
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

@@ -20,9 +20,9 @@
 
 #include "rocke/ir/core.hpp"
 
-namespace rocke::text {
+namespace rocke::ir {
 
 // The text of kernel (ids as they are; canonicalize first for canonical ids).
 std::string print_kernel(const ir::KernelDef& kernel);
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

@@ -1,5 +1,5 @@
 // Python twin: rocke/families/configs/__init__.py
-#include "rocke/emit/configs.hpp"
+#include "rocke/families/configs.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::emit {
+namespace rocke::families {
 
 namespace {
 
@@ -135,5 +135,5 @@ std::vector<ConfigLine> family_configs(std::string_view data, const families::Fa
   return lines;
 }
 
-}  // namespace rocke::emit
+}  // namespace rocke::families
 

@@ -1,7 +1,7 @@
 // Python twin: rocke/ir/parser.py
 // Each method below is the twin of the Python method of the same name, check for check and in
 // the same order, so both engines report the same first error at the same position.
-#include "rocke/text/parser.hpp"
+#include "rocke/ir/parser.hpp"
 
 #include <limits>
 #include <memory>
@@ -11,11 +11,11 @@
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
 #include "rocke/ir/floats.hpp"
+#include "rocke/ir/lexer.hpp"
 #include "rocke/ir/names.hpp"
 #include "rocke/ir/typecheck.hpp"
-#include "rocke/text/lexer.hpp"
 
-namespace rocke::text {
+namespace rocke::ir {
 
 namespace {
 
@@ -468,4 +468,4 @@ std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
 
 ir::KernelDef parse_kernel(std::string_view text) { return Parser(text).parse(); }
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

@@ -22,14 +22,14 @@
 
 #include "rocke/families/registry.hpp"
 
-namespace rocke::emit {
+namespace rocke::gates {
 
 // The command line over the families of registry; returns the exit status. A library's emitter:
 //
 //     int main(int argc, char** argv) {
 //       rocke::families::FamilyRegistry families;           // or rocke::families::registry()
 //       rocke::library::register_families(families);        // its own Family entries
-//       return rocke::emit::run_cli("rocke-library-emit", {argv + 1, argv + argc}, std::cout, std::cerr,
+//       return rocke::gates::run_cli("rocke-library-emit", {argv + 1, argv + argc}, std::cout, std::cerr,
 //                                   families);
 //     }
 int run_cli(std::string_view program, const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
@@ -37,4 +37,4 @@ int run_cli(std::string_view program, const std::vector<std::string>& args, std:
 // The same over the process-wide registry (platform's families): what rocke-emit runs.
 int run_cli(std::string_view program, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

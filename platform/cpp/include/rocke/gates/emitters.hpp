@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "rocke/emit/configs.hpp"
-#include "rocke/emit/frames.hpp"
+#include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
+#include "rocke/gates/frames.hpp"
 
-namespace rocke::emit {
+namespace rocke::gates {
 
 struct Emission {
   std::string ir;                                       // print_kernel of the built kernel ("" in file mode)
@@ -25,7 +25,8 @@ struct Emission {
 // Build config with family's builder and lower it for every flavor. Any rocke::ValueError (a spec
 // refusal, a verifier or lowerer refusal) becomes the refusal; other exceptions propagate (a
 // crash, which the caller reports).
-Emission emit_config(const families::Family& family, const ConfigLine& config, const std::vector<std::string>& flavors);
+Emission emit_config(const families::Family& family, const families::ConfigLine& config,
+                     const std::vector<std::string>& flavors);
 
 // Parse rocke.ir/1 text and lower it for arch under flavor; any rocke::ValueError (ParseError,
 // VerifyError, LowerError, an unknown arch or flavor) becomes the refusal.
@@ -35,4 +36,4 @@ Emission emit_text(std::string_view text, std::string_view arch, std::string_vie
 // one "refusal".
 void write_emission(FrameWriter& writer, std::int64_t index, const Emission& emission, bool with_ir);
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

@@ -1,7 +1,7 @@
 // Python twin: rocke/arch/flavors.py
 // The Python loader checks flavors.toml strictly; the generated tree is that same file, so this
 // reader only maps its rows onto the structs.
-#include "rocke/lower/flavors.hpp"
+#include "rocke/arch/flavors.hpp"
 
 #include "rocke/data/document.hpp"
 #include "rocke/errors.hpp"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rocke::text {
+namespace rocke::ir {
 
 enum class TokenKind : std::uint8_t { Nl, Ident, Value, Sym, Str, Hex, Int, Punct, Eof };
 
@@ -34,4 +34,4 @@ std::vector<Token> tokenize(std::string_view text, std::size_t start = 0, std::i
 // How error messages name a token: "end of input", "end of line" or "'TEXT'".
 std::string describe_token(const Token& token);
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

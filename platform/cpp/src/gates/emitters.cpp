@@ -1,21 +1,21 @@
 // Python twin: rocke/gates/emitters.py (emit_python)
-#include "rocke/emit/emitter.hpp"
+#include "rocke/gates/emitters.hpp"
 
+#include "rocke/ir/parser.hpp"
+#include "rocke/ir/printer.hpp"
 #include "rocke/lower/lower.hpp"
-#include "rocke/text/parser.hpp"
-#include "rocke/text/printer.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::emit {
+namespace rocke::gates {
 
-Emission emit_config(const families::Family& family, const ConfigLine& config,
+Emission emit_config(const families::Family& family, const families::ConfigLine& config,
                      const std::vector<std::string>& flavors) {
   Emission out;
   try {
     ir::KernelDef kernel = family.build(config.kv, config.arch);
     std::vector<std::pair<std::string, std::string>> ll;
-    for (const std::string& flavor : flavors) ll.emplace_back(flavor, lower(kernel, config.arch, flavor));
-    out.ir = text::print_kernel(kernel);
+    for (const std::string& flavor : flavors) ll.emplace_back(flavor, lower::lower(kernel, config.arch, flavor));
+    out.ir = ir::print_kernel(kernel);
     out.ll = std::move(ll);
   } catch (const ValueError& exc) {
     out = Emission{};
@@ -27,8 +27,8 @@ Emission emit_config(const families::Family& family, const ConfigLine& config,
 Emission emit_text(std::string_view text, std::string_view arch, std::string_view flavor) {
   Emission out;
   try {
-    ir::KernelDef kernel = text::parse_kernel(text);
-    out.ll.emplace_back(std::string(flavor), lower(kernel, arch, flavor));
+    ir::KernelDef kernel = ir::parse_kernel(text);
+    out.ll.emplace_back(std::string(flavor), lower::lower(kernel, arch, flavor));
   } catch (const ValueError& exc) {
     out = Emission{};
     out.refusal = exc.what();
@@ -45,4 +45,4 @@ void write_emission(FrameWriter& writer, std::int64_t index, const Emission& emi
   for (const auto& [flavor, text] : emission.ll) writer.record(index, util::cat("ll:", flavor), text);
 }
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

@@ -1,20 +1,20 @@
-// Python twin: none (see rocke/emit/cli.hpp); the record format is rocke/gates/frames.py.
-#include "rocke/emit/cli.hpp"
+// Python twin: none (see rocke/gates/emitter_cli.hpp); the record format is rocke/gates/frames.py.
+#include "rocke/gates/emitter_cli.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <optional>
 #include <sstream>
 
-#include "rocke/emit/configs.hpp"
-#include "rocke/emit/emitter.hpp"
-#include "rocke/emit/frames.hpp"
+#include "rocke/arch/flavors.hpp"
+#include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
-#include "rocke/lower/flavors.hpp"
+#include "rocke/gates/emitters.hpp"
+#include "rocke/gates/frames.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke/version.hpp"
 
-namespace rocke::emit {
+namespace rocke::gates {
 
 namespace {
 
@@ -142,10 +142,10 @@ int run_family(const Options& opts, std::ostream& out, const families::FamilyReg
       throw UsageError{exc.what()};
     }
   }
-  std::vector<ConfigLine> configs;
+  std::vector<families::ConfigLine> configs;
   try {
-    configs = family_configs(read_file(*opts.configs), *family);
-  } catch (const ConfigError& exc) {
+    configs = families::family_configs(read_file(*opts.configs), *family);
+  } catch (const families::ConfigError& exc) {
     throw RunError{exc.what()};
   }
   FrameWriter writer(out);
@@ -219,4 +219,4 @@ int run_cli(std::string_view program, const std::vector<std::string>& args, std:
   }
 }
 
-}  // namespace rocke::emit
+}  // namespace rocke::gates

@@ -23,7 +23,7 @@
 #include "rocke/errors.hpp"
 #include "rocke/families/registry.hpp"
 
-namespace rocke::emit {
+namespace rocke::families {
 
 // A malformed config line; the message names the file and the line.
 class ConfigError : public ValueError {
@@ -51,4 +51,4 @@ std::vector<ConfigLine> parse_configs(std::string_view text, const families::Fam
 // The configs of a family from its config file's bytes: ASCII, at least one config.
 std::vector<ConfigLine> family_configs(std::string_view data, const families::Family& family);
 
-}  // namespace rocke::emit
+}  // namespace rocke::families

@@ -1,14 +1,14 @@
 // Python twin: rocke/arch/intrinsics.py
 // The Python loader checks intrinsics.toml strictly (and that flavor overrides name fixed rows);
 // the generated tree is that same file, so this reader only maps its rows onto the structs.
-#include "rocke/lower/intrinsics.hpp"
+#include "rocke/arch/intrinsics.hpp"
 
 #include <unordered_map>
 
+#include "rocke/arch/flavors.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/data/document.hpp"
 #include "rocke/errors.hpp"
-#include "rocke/lower/flavors.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::arch {

@@ -1,12 +1,12 @@
 // Python twin: rocke/ir/printer.py
-#include "rocke/text/printer.hpp"
+#include "rocke/ir/printer.hpp"
 
 #include <vector>
 
 #include "rocke/errors.hpp"
 #include "rocke/ir/facts.hpp"
 
-namespace rocke::text {
+namespace rocke::ir {
 
 namespace {
 
@@ -128,4 +128,4 @@ std::string print_kernel(const KernelDef& kernel) {
   return out;
 }
 
-}  // namespace rocke::text
+}  // namespace rocke::ir

@@ -1,7 +1,7 @@
 // Python twin: rocke/arch/arch_domain.py (arch_domain_table, arch_domain_status)
 // The table is read once, on first use, into (flavor, declaration) -> status per arch, with the
 // arch columns in archs.toml order as the Python reader requires them.
-#include "rocke/lower/arch_domain.hpp"
+#include "rocke/arch/arch_domain.hpp"
 
 #include <algorithm>
 #include <unordered_map>

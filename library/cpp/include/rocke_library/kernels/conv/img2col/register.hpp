@@ -1,0 +1,13 @@
+// rocKE library: the img2col family's entry in the C++ family registry.
+// Python twin: the img2col Family of rocke_library/families.py (defined)
+#pragma once
+
+#include "rocke/families/registry.hpp"
+
+namespace rocke::library::kernels::conv::img2col {
+
+// Add "img2col" (owner "rocke-library"): its spec fields, build_kv as the builder, and
+// Img2colSpec::from_kv(kv).to_kv() as the normalizer.
+void register_family(families::FamilyRegistry& registry);
+
+}  // namespace rocke::library::kernels::conv::img2col
