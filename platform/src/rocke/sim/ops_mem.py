@@ -78,35 +78,39 @@ def _start(ptr: PtrVal, index: np.ndarray, pty: PtrType) -> np.ndarray:
     return ptr.offset + index.astype(np.int64) * _pointee_elems(pty)
 
 
+def _pointer_lanes(m: Machine, op: Op, ptr: PtrVal, index: np.ndarray, mask: Mask
+                   ) -> Iterator[tuple[GlobalRegion | LdsRegion, np.ndarray, np.ndarray]]:
+    """(region, active lanes, their start element) per region that ptr[index] reaches."""
+    start_all = _start(ptr, index, op.operands[0].type)
+    for rid, lanes in _by_region(m, op, ptr.region, mask):
+        yield m.regions[rid], lanes, start_all[lanes]
+
+
+def _load_result(m: Machine, op: Op) -> tuple[np.ndarray, int]:
+    """The zeroed (lanes, k) result of a load through a pointer, and k (elements per lane)."""
+    k = _pointee_elems(op.operands[0].type) * int(op.attrs["lanes"])
+    return np.zeros((m.lanes, k), numpy_dtype(op.results[0].type)), k
+
+
 # ---------------------------------------------------------------------- global / constant
 @handles("mem.load")
 def _load(m: Machine, op: Op, mask: Mask):
     ptr, index = m.args(op)
-    pty = op.operands[0].type
-    rty = op.results[0].type
-    k = _pointee_elems(pty) * int(op.attrs["lanes"])
-    out = np.zeros((m.lanes, k), numpy_dtype(rty))
-    start_all = _start(ptr, index, pty)
-    for rid, lanes in _by_region(m, op, ptr.region, mask):
-        region = m.regions[rid]
-        start = start_all[lanes]
+    out, k = _load_result(m, op)
+    for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
         _check_global_access(m, op, region, False, lanes)
         _check_align(m, op, start * region.esize, lanes)
         check_bounds(region, start, k, lanes, m.failer(op), "reads")
         out[lanes] = global_gather(region, start, k)
-    return (out.reshape(lane_shape(rty, m.lanes)),)
+    return (out.reshape(lane_shape(op.results[0].type, m.lanes)),)
 
 
 @handles("mem.store")
 def _store(m: Machine, op: Op, mask: Mask):
     ptr, index, value = m.args(op)
-    pty = op.operands[0].type
     values = value.reshape(m.lanes, -1)
     k = values.shape[1]
-    start_all = _start(ptr, index, pty)
-    for rid, lanes in _by_region(m, op, ptr.region, mask):
-        region = m.regions[rid]
-        start = start_all[lanes]
+    for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
         _check_global_access(m, op, region, True, lanes)
         _check_align(m, op, start * region.esize, lanes)
         check_bounds(region, start, k, lanes, m.failer(op), "writes")
@@ -123,10 +127,7 @@ def _ptr_add(m: Machine, op: Op, mask: Mask):
 @handles("mem.atomic_add_f32")
 def _atomic_add(m: Machine, op: Op, mask: Mask):
     ptr, index, value = m.args(op)
-    start_all = _start(ptr, index, op.operands[0].type)
-    for rid, lanes in _by_region(m, op, ptr.region, mask):
-        region = m.regions[rid]
-        start = start_all[lanes]
+    for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
         _check_global_access(m, op, region, True, lanes)
         check_bounds(region, start, 1, lanes, m.failer(op), "updates")
         # ufunc.at applies every lane's add in lane order, so lanes hitting one address all count.
@@ -212,26 +213,18 @@ def _lds_access(m: Machine, op: Op, region: LdsRegion, start: np.ndarray, k: int
 @handles("mem.lds_load")
 def _lds_load(m: Machine, op: Op, mask: Mask):
     ptr, index = m.args(op)
-    pty = op.operands[0].type
-    rty = op.results[0].type
-    k = _pointee_elems(pty) * int(op.attrs["lanes"])
-    out = np.zeros((m.lanes, k), numpy_dtype(rty))
-    start_all = _start(ptr, index, pty)
-    for rid, lanes in _by_region(m, op, ptr.region, mask):
-        region = m.regions[rid]
-        acc = _lds_access(m, op, region, start_all[lanes], k, lanes, "reads")
+    out, k = _load_result(m, op)
+    for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
+        acc = _lds_access(m, op, region, start, k, lanes, "reads")
         out[lanes] = lds_load(region, acc, lanes, m.failer(op))
-    return (out.reshape(lane_shape(rty, m.lanes)),)
+    return (out.reshape(lane_shape(op.results[0].type, m.lanes)),)
 
 
 @handles("mem.lds_store")
 def _lds_store(m: Machine, op: Op, mask: Mask):
     ptr, index, value = m.args(op)
-    pty = op.operands[0].type
     values = value.reshape(m.lanes, -1)
-    start_all = _start(ptr, index, pty)
-    for rid, lanes in _by_region(m, op, ptr.region, mask):
-        region = m.regions[rid]
-        acc = _lds_access(m, op, region, start_all[lanes], values.shape[1], lanes, "writes")
+    for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
+        acc = _lds_access(m, op, region, start, values.shape[1], lanes, "writes")
         lds_store(region, acc, values[lanes], lanes, m.failer(op))
     return None
