@@ -22,8 +22,8 @@ from rocke.arch.datafile import read_data_text
 from rocke.arch.intrinsics import parse_intrinsic_data
 from rocke.ir import OPS, Builder, KernelDef, VerifyError, bf16, f16, f32, i1, i8, i32, i64, ptr, vec
 from rocke.ir.samples import axpy, block_reduce, gemm_mfma, sample_kernels, sample_needs
-from rocke.lower import LowerError, lower
-from rocke.lower.dispatch import LOWERINGS
+from rocke.lower import LowerError, dispatch, lower
+from rocke.lower.dispatch import LOWERINGS, merge_lowerings
 from rocke.lower.names import sanitize_hint
 
 ARCHS = ("gfx942", "gfx950", "gfx1100", "gfx1201")
@@ -404,6 +404,29 @@ def test_verifier_runs_with_the_arch() -> None:
 
 def test_every_op_has_a_lowering() -> None:
     assert sorted(LOWERINGS) == sorted(op.name for op in OPS if op.name != "scf.yield")
+
+
+def test_one_lowering_file_per_dialect() -> None:
+    """rocke/lower/ops_<dialect>.py lowers exactly the ops of <dialect>, as the simulator's files do."""
+    dialects = sorted({op.name.split(".")[0] for op in OPS})
+    for dialect in dialects:
+        module = getattr(dispatch, f"ops_{dialect}")
+        assert module.LOWERINGS, dialect
+        assert {name.split(".")[0] for name in module.LOWERINGS} == {dialect}, module.__name__
+
+
+def test_merging_the_lowering_tables_refuses_a_duplicate_op() -> None:
+    def first(em, op):  # type: ignore[no-untyped-def]
+        pass
+
+    def second(em, op):  # type: ignore[no-untyped-def]
+        pass
+
+    assert merge_lowerings({"a.x": first}, {"a.y": second}) == {"a.x": first, "a.y": second}
+    with pytest.raises(ValueError, match=re.escape("two lowerings for 'a.x'")):
+        merge_lowerings({"a.x": first}, {"a.y": second, "a.x": second})
+    with pytest.raises(ValueError, match=re.escape("two lowerings for 'vec.bitcast'")):
+        merge_lowerings(dispatch.ops_arith.LOWERINGS, {"vec.bitcast": second}, dispatch.ops_vec.LOWERINGS)
 
 
 # --- the data files -------------------------------------------------------------------------------

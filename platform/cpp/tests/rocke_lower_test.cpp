@@ -16,12 +16,22 @@
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/errors.hpp"
+#include "rocke/ir/optable.hpp"
 #include "rocke/ir/parser.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/lower/dispatch.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/lower.hpp"
 #include "rocke/lower/names.hpp"
+#include "rocke/lower/ops_arith.hpp"
+#include "rocke/lower/ops_gpu.hpp"
+#include "rocke/lower/ops_math.hpp"
+#include "rocke/lower/ops_mem.hpp"
+#include "rocke/lower/ops_mma.hpp"
+#include "rocke/lower/ops_scf.hpp"
+#include "rocke/lower/ops_sync.hpp"
+#include "rocke/lower/ops_vec.hpp"
+#include "rocke/lower/ops_xlane.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace {
@@ -408,6 +418,39 @@ void check_tables() {
   check_eq(rocke::lower::sanitize_hint("a-b\xc3\xa9.c"), "a_b_.c", "a UTF-8 character becomes one '_'");
 }
 
+// One ops_<dialect> file per dialect (as in Python and the simulator), and merging their tables
+// refuses an opcode listed twice instead of keeping one.
+void check_dispatch() {
+  namespace lw = rocke::lower;
+  const std::pair<std::string, const lw::Lowerings*> files[] = {
+      {"arith", &lw::ops_arith::lowerings()}, {"math", &lw::ops_math::lowerings()},
+      {"gpu", &lw::ops_gpu::lowerings()},     {"mem", &lw::ops_mem::lowerings()},
+      {"xlane", &lw::ops_xlane::lowerings()}, {"sync", &lw::ops_sync::lowerings()},
+      {"mma", &lw::ops_mma::lowerings()},     {"vec", &lw::ops_vec::lowerings()},
+      {"scf", &lw::ops_scf::lowerings()}};
+  std::size_t count = 0;
+  for (const auto& [dialect, table] : files) {
+    check(!table->empty(), dialect + " lowers something");
+    for (const auto& [opcode, lowering] : *table) {
+      check_eq(opcode.substr(0, opcode.find('.')), dialect, opcode + " is lowered in ops_" + dialect);
+    }
+    count += table->size();
+  }
+  std::size_t ops = 0;
+  for (const rocke::ir::OpDef& op : rocke::ir::ops()) ops += op.name != "scf.yield";
+  check(count == ops, "every op but scf.yield has one lowering");
+  lw::Lowerings first{{"a.x", nullptr}};
+  lw::Lowerings second{{"a.y", nullptr}, {"a.x", nullptr}};
+  lw::Lowerings third{{"a.z", nullptr}};
+  check(lw::merge_lowerings({&first, &third}).size() == 2, "distinct tables merge");
+  rocke_test::check_throws<rocke::ValueError>([&] { lw::merge_lowerings({&first, &second}); },
+                                              "two lowerings for 'a.x'", "a duplicate op");
+  lw::Lowerings bitcast{{"vec.bitcast", nullptr}};
+  rocke_test::check_throws<rocke::ValueError>(
+      [&] { lw::merge_lowerings({&lw::ops_arith::lowerings(), &bitcast, &lw::ops_vec::lowerings()}); },
+      "two lowerings for 'vec.bitcast'", "a duplicate of a real op");
+}
+
 }  // namespace
 
 int main() {
@@ -417,5 +460,6 @@ int main() {
   check_refusal_types();
   check_arch_domain();
   check_tables();
+  check_dispatch();
   return rocke_test::finish("rocke_lower_test");
 }

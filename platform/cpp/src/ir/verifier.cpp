@@ -75,8 +75,8 @@ class Verifier {
       throw VerifyError("param", where,
                         "type " + value->type.text() + " is not allowed; allowed: " + param_types().text());
     }
-    static const std::vector<AttrDef> kNone;
-    check_attr_dict(p.attrs, value->type.is_ptr() ? param_attrs() : kNone, where);
+    static const std::vector<AttrDef> NONE;
+    check_attr_dict(p.attrs, value->type.is_ptr() ? param_attrs() : NONE, where);
     auto readonly = p.attrs.find("readonly");
     auto writeonly = p.attrs.find("writeonly");
     if (readonly != p.attrs.end() && readonly->second.truthy() && writeonly != p.attrs.end() &&

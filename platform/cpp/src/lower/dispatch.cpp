@@ -1,32 +1,39 @@
 // Python twin: rocke/lower/dispatch.py
 #include "rocke/lower/dispatch.hpp"
 
-#include <unordered_map>
-
 #include "rocke/errors.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/ops_arith.hpp"
 #include "rocke/lower/ops_gpu.hpp"
+#include "rocke/lower/ops_math.hpp"
 #include "rocke/lower/ops_mem.hpp"
+#include "rocke/lower/ops_mma.hpp"
 #include "rocke/lower/ops_scf.hpp"
+#include "rocke/lower/ops_sync.hpp"
 #include "rocke/lower/ops_vec.hpp"
 #include "rocke/lower/ops_xlane.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
 
+std::unordered_map<std::string, Lowering> merge_lowerings(std::initializer_list<const Lowerings*> tables) {
+  std::unordered_map<std::string, Lowering> merged;
+  for (const Lowerings* table : tables) {
+    for (const auto& [opcode, lowering] : *table) {
+      if (!merged.emplace(opcode, lowering).second) throw ValueError(util::cat("two lowerings for '", opcode, "'"));
+    }
+  }
+  return merged;
+}
+
 namespace {
 
-// LOWERINGS: every ops_* table merged (a later table wins, as in a dict display).
+// LOWERINGS
 const std::unordered_map<std::string, Lowering>& all_lowerings() {
-  static const std::unordered_map<std::string, Lowering> table = [] {
-    std::unordered_map<std::string, Lowering> out;
-    for (const Lowerings* part : {&ops_arith::lowerings(), &ops_gpu::lowerings(), &ops_mem::lowerings(),
-                                  &ops_xlane::lowerings(), &ops_vec::lowerings(), &ops_scf::lowerings()}) {
-      for (const auto& [opcode, lowering] : *part) out[opcode] = lowering;
-    }
-    return out;
-  }();
+  static const std::unordered_map<std::string, Lowering> table =
+      merge_lowerings({&ops_arith::lowerings(), &ops_math::lowerings(), &ops_gpu::lowerings(), &ops_mem::lowerings(),
+                       &ops_xlane::lowerings(), &ops_sync::lowerings(), &ops_mma::lowerings(), &ops_vec::lowerings(),
+                       &ops_scf::lowerings()});
   return table;
 }
 

@@ -42,7 +42,7 @@ FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flav
                                  LowerOp lower_op_)
     : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
-void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(kIndent, line)); }
+void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(INDENT, line)); }
 
 void FunctionEmitter::label(std::string_view name) {
   lines.push_back(util::cat(name, ":"));
@@ -118,6 +118,34 @@ void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<st
 void FunctionEmitter::call_named(std::string_view name, const std::vector<std::string>& args,
                                  const std::optional<std::string>& result, std::string_view elem, std::int64_t lanes) {
   call(declare(arch::intrinsic_def(name), elem, lanes), args, result);
+}
+
+void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
+                                const ir::Value& result) {
+  std::string result_type = llvm_type(result.type);
+  if (decl.ret == result_type) {
+    call(decl, args, bind(result));
+    return;
+  }
+  std::string raw = temp();
+  call(decl, args, raw);
+  std::string name = bind(result);
+  emit(util::cat(name, " = bitcast ", decl.ret, " ", raw, " to ", result_type));
+}
+
+void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) {
+  ir::Type ty = op.results[0]->type;
+  std::vector<std::string> args;
+  for (const ir::Value* v : op.operands) args.push_back(ref(*v));
+  std::string result = bind(*op.results[0]);
+  call_named(name, args, result, elem_of(ty).name(), lanes_of(ty));
+}
+
+std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view want) {
+  if (llvm_type(value.type) == want) return ref(value);
+  std::string cast = temp();
+  emit(util::cat(cast, " = bitcast ", typed(value), " to ", want));
+  return cast;
 }
 
 void FunctionEmitter::lower_ops(const std::vector<ir::Op*>& ops, const std::string& path) {

@@ -10,16 +10,11 @@ namespace rocke::lower::ops_mem {
 
 namespace {
 
-// Bytes a raw buffer access moves -> (intrinsic suffix, LLVM type) of the buffer intrinsic.
-struct BufferType {
-  std::int64_t size;
-  std::string_view suffix;
-  std::string_view memory_type;
-};
-constexpr BufferType kBufferTypes[] = {{1, "i8", "i8"},           {2, "i16", "i16"},
-                                       {4, "i32", "i32"},         {8, "v2i32", "<2 x i32>"},
-                                       {12, "v3i32", "<3 x i32>"}, {16, "v4i32", "<4 x i32>"}};
-constexpr std::string_view kBufferSizesText = "1, 2, 4, 8, 12 or 16";
+// Bytes a raw buffer access moves -> the name suffix of the buffer intrinsic that moves them (its
+// memory type is the intrinsic's: the return type of a load, the data operand of a store).
+constexpr std::pair<std::int64_t, std::string_view> BUFFER_SUFFIXES[] = {
+    {1, "i8"}, {2, "i16"}, {4, "i32"}, {8, "v2i32"}, {12, "v3i32"}, {16, "v4i32"}};
+constexpr std::string_view BUFFER_SIZES_TEXT = "1, 2, 4, 8, 12 or 16";
 
 std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
 
@@ -58,7 +53,7 @@ void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
   std::string name = em.bind(result);
-  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
+  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", POOL_NAME, ", i32 ",
                     std::to_string(offset->second)));
 }
 
@@ -85,46 +80,33 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
 }
 
-// The buffer access moving a value_type.
-const BufferType& buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
+// The intrinsic suffix of the buffer access moving a value_type.
+std::string_view buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
   std::int64_t size = byte_size(value_type);
-  for (const BufferType& row : kBufferTypes) {
-    if (row.size == size) return row;
+  for (const auto& [bytes, suffix] : BUFFER_SUFFIXES) {
+    if (bytes == size) return suffix;
   }
   throw em.error(util::cat("a buffer access of ", value_type.text(), " moves ", std::to_string(size),
-                           " bytes; raw buffer accesses move ", kBufferSizesText, " bytes"));
+                           " bytes; raw buffer accesses move ", BUFFER_SIZES_TEXT, " bytes"));
 }
 
 void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& rsrc_value = *op.operands[0];
   const ir::Value& offset = *op.operands[1];
   const ir::Value& result = *op.results[0];
-  const BufferType& found = buffer_type(em, result.type);
-  std::string value_type = llvm_type(result.type);
-  std::string name = util::cat("llvm.amdgcn.raw.ptr.buffer.load.", found.suffix);
-  std::vector<std::string> args{em.ref(rsrc_value), em.ref(offset), "0", "0"};
-  if (found.memory_type == value_type) {
-    em.call_named(name, args, em.bind(result));
-    return;
-  }
-  std::string raw = em.temp();
-  em.call_named(name, args, raw);
-  std::string bound = em.bind(result);
-  em.emit(util::cat(bound, " = bitcast ", found.memory_type, " ", raw, " to ", value_type));
+  const arch::IntrinsicDecl& decl =
+      em.declare(arch::intrinsic_def(util::cat("llvm.amdgcn.raw.ptr.buffer.load.", buffer_type(em, result.type))));
+  em.call_into(decl, {em.ref(rsrc_value), em.ref(offset), "0", "0"}, result);
 }
 
 void lower_buffer_store(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& rsrc_value = *op.operands[0];
   const ir::Value& offset = *op.operands[1];
   const ir::Value& value = *op.operands[2];
-  const BufferType& found = buffer_type(em, value.type);
-  std::string data = em.ref(value);
-  if (found.memory_type != llvm_type(value.type)) {
-    data = em.temp();
-    em.emit(util::cat(data, " = bitcast ", em.typed(value), " to ", found.memory_type));
-  }
-  em.call_named(util::cat("llvm.amdgcn.raw.ptr.buffer.store.", found.suffix),
-                {data, em.ref(rsrc_value), em.ref(offset), "0", "0"}, std::nullopt);
+  const arch::IntrinsicDecl& decl =
+      em.declare(arch::intrinsic_def(util::cat("llvm.amdgcn.raw.ptr.buffer.store.", buffer_type(em, value.type))));
+  std::string data = em.operand_as(value, decl.arg_types()[0]);
+  em.call(decl, {data, em.ref(rsrc_value), em.ref(offset), "0", "0"}, std::nullopt);
 }
 
 // Device-scope (agent) relaxed float add; the old value is unused.

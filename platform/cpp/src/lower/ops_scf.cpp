@@ -76,8 +76,8 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   const ir::Values& then_values = em.lower_region(then_region, util::cat(loc, ".then"));
   std::string then_end = em.current;
   em.emit(util::cat("br label %", join));
-  static const ir::Values kNone;
-  const ir::Values* else_values = &kNone;
+  static const ir::Values NONE;
+  const ir::Values* else_values = &NONE;
   std::string else_end;
   if (!skip_else) {
     em.label(else_label);

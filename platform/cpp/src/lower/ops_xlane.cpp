@@ -1,8 +1,6 @@
 // Python twin: rocke/lower/ops_xlane.py
 #include "rocke/lower/ops_xlane.hpp"
 
-#include <algorithm>
-
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/llvm_types.hpp"
@@ -15,37 +13,15 @@ namespace {
 
 // ds_swizzle bitmask mode (offset bit 15 clear): and_mask = bits 0-4, or_mask = bits 5-9,
 // xor_mask = bits 10-14, acting within each group of 32 lanes.
-constexpr std::int64_t kSwizzleXorShift = 10;
-constexpr std::int64_t kSwizzleAndAll = 0x1F;
-
-using Pairs = std::vector<std::pair<std::string, std::int64_t>>;
-
-std::int64_t limit_of(const Pairs& pairs, std::string_view counter) {
-  for (const auto& [name, value] : pairs) {
-    if (name == counter) return value;
-  }
-  throw ValueError(util::cat("no waitcnt counter '", counter, "'"));
-}
+constexpr std::int64_t SWIZZLE_XOR_SHIFT = 10;
+constexpr std::int64_t SWIZZLE_AND_ALL = 0x1F;
 
 // value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words).
-std::string as_i32(FunctionEmitter& em, const ir::Value& value) {
-  if (value.type == ir::i32) return em.ref(value);
-  std::string word = em.temp();
-  em.emit(util::cat(word, " = bitcast ", em.typed(value), " to i32"));
-  return word;
-}
+std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
 
 // result = name(args) on i32 words, bitcast back to the result type when it is f32.
 void call_i32(FunctionEmitter& em, const ir::Op& op, std::string_view name, const std::vector<std::string>& args) {
-  const ir::Value& result = *op.results[0];
-  if (result.type == ir::i32) {
-    em.call_named(name, args, em.bind(result));
-    return;
-  }
-  std::string word = em.temp();
-  em.call_named(name, args, word);
-  std::string bound = em.bind(result);
-  em.emit(util::cat(bound, " = bitcast i32 ", word, " to float"));
+  em.call_into(em.declare(arch::intrinsic_def(name)), args, *op.results[0]);
 }
 
 void lower_ds_swizzle(FunctionEmitter& em, const ir::Op& op) {
@@ -75,8 +51,8 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
                              std::to_string(em.arch.wave_size), " of ", em.arch.name));
   }
   std::string x = as_i32(em, *op.operands[0]);
-  if (mask <= kSwizzleAndAll) {
-    call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(mask << kSwizzleXorShift | kSwizzleAndAll)});
+  if (mask <= SWIZZLE_AND_ALL) {
+    call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(mask << SWIZZLE_XOR_SHIFT | SWIZZLE_AND_ALL)});
     return;
   }
   std::string lane = ops_gpu::emit_lane_id(em, std::nullopt);
@@ -87,50 +63,6 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
   call_i32(em, op, "llvm.amdgcn.ds.bpermute", {addr, x});
 }
 
-// s_barrier between workgroup-scope release and acquire fences, so LDS accesses are ordered.
-void lower_barrier(FunctionEmitter& em, const ir::Op&) {
-  em.emit("fence syncscope(\"workgroup\") release");
-  em.call_named("llvm.amdgcn.s.barrier", {}, std::nullopt);
-  em.emit("fence syncscope(\"workgroup\") acquire");
-}
-
-// Per the arch's waitcnt_model (intrinsics.toml [[waitcnt]]). An attribute of -1 waits for
-// nothing; a count above what a counter encodes is clamped to its maximum.
-void lower_waitcnt(FunctionEmitter& em, const ir::Op& op) {
-  const arch::WaitcntEncoding& encoding = arch::waitcnt_encoding(em.arch.waitcnt_model);
-  const Pairs& limits = em.arch.waitcnt_counters;
-  if (encoding.form == "split") {
-    for (const arch::WaitcntWait& wait : encoding.waits) {
-      std::int64_t count = int_attr(op, wait.attr);
-      if (count >= 0) {
-        em.call_named(wait.intrinsic, {std::to_string(std::min(count, limit_of(limits, wait.counter)))},
-                      std::nullopt);
-      }
-    }
-    return;
-  }
-  Pairs values;
-  bool waiting = false;
-  for (const auto& [counter, limit] : limits) {
-    std::int64_t value = limit;
-    for (const arch::WaitcntWait& wait : encoding.waits) {
-      std::int64_t count = int_attr(op, wait.attr);
-      if (wait.counter == counter && count >= 0) {
-        value = std::min(count, limit);
-        waiting = true;
-      }
-    }
-    values.emplace_back(counter, value);
-  }
-  if (!waiting) return;
-  std::int64_t imm = 0;
-  for (const arch::WaitcntField& field : encoding.fields) {
-    std::int64_t value = limit_of(values, field.counter);
-    imm |= (value >> field.value_shift & ((std::int64_t{1} << field.bits) - 1)) << field.imm_shift;
-  }
-  em.call_named(encoding.intrinsic, {std::to_string(imm)}, std::nullopt);
-}
-
 }  // namespace
 
 const Lowerings& lowerings() {
@@ -139,8 +71,6 @@ const Lowerings& lowerings() {
       {"xlane.ds_bpermute", &lower_ds_bpermute},
       {"xlane.readfirstlane", &lower_readfirstlane},
       {"xlane.shuffle_xor", &lower_shuffle_xor},
-      {"sync.barrier", &lower_barrier},
-      {"sync.waitcnt", &lower_waitcnt},
   };
   return table;
 }

@@ -21,7 +21,7 @@ from rocke.arch import (
 from rocke.ir.core import Op, Region, Value
 
 from .errors import LowerError
-from .llvm_types import llvm_type
+from .llvm_types import elem_of, lanes_of, llvm_type
 from .names import value_name
 
 INDENT = "  "
@@ -131,6 +131,32 @@ class FunctionEmitter:
 
     def call_named(self, name: str, args: list[str], result: str | None, elem: str = "", lanes: int = 0) -> str | None:
         return self.call(self.declare(intrinsic_def(name), elem, lanes), args, result)
+
+    def call_into(self, decl: IntrinsicDecl, args: list[str], result: Value) -> None:
+        """result = a call of decl; when decl returns another spelling of result's type (an i32
+        word for an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it."""
+        result_type = llvm_type(result.type)
+        if decl.ret == result_type:
+            self.call(decl, args, self.bind(result))
+            return
+        raw = self.temp()
+        self.call(decl, args, raw)
+        self.emit(f"{self.bind(result)} = bitcast {decl.ret} {raw} to {result_type}")
+
+    def call_float(self, name: str, op: Op) -> None:
+        """op's result = the intrinsic name, overloaded on the result's float type, of op's operands."""
+        ty = op.results[0].type
+        args = [self.ref(v) for v in op.operands]
+        self.call_named(name, args, self.bind(op.results[0]), elem_of(ty).name, lanes_of(ty))
+
+    def operand_as(self, value: Value, want: str) -> str:
+        """value as an operand of LLVM type want: its text, or a bitcast of it when its type is
+        spelled differently (an f32 as an i32 word, bf16 lanes as i16 lanes)."""
+        if llvm_type(value.type) == want:
+            return self.ref(value)
+        cast = self.temp()
+        self.emit(f"{cast} = bitcast {self.typed(value)} to {want}")
+        return cast
 
     # --- regions ----------------------------------------------------------------------------------
     def lower_ops(self, ops: list[Op], path: str) -> None:

@@ -1,13 +1,12 @@
-"""Lowering of arith.* and math.* ops: plain LLVM instructions, plus llvm.fma / minnum / maxnum /
-exp2 / log2 / sqrt for the float operations LLVM has no instruction for."""
+"""Lowering of arith.* ops: plain LLVM instructions, plus llvm.fma / minnum / maxnum for the float
+operations LLVM has no instruction for."""
 
 from __future__ import annotations
 
-from rocke.arch import intrinsic_def
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import const_text, elem_of, lanes_of, llvm_type, splat_const
+from .llvm_types import const_text, elem_of, lanes_of, llvm_type
 
 # op -> (instruction for integer operands, instruction for float operands); "" = not defined.
 BINARY = {
@@ -38,16 +37,12 @@ CASTS = {
     "arith.exts": "sext",
     "arith.extu": "zext",
     "arith.trunc": "trunc",
-    "vec.bitcast": "bitcast",
 }
 # Float ops that are calls of an overloaded LLVM intrinsic (operands in order).
 FLOAT_INTRINSICS = {
     "arith.fma": "llvm.fma.{M}",
     "arith.minf": "llvm.minnum.{M}",
     "arith.maxf": "llvm.maxnum.{M}",
-    "math.exp2": "llvm.exp2.{M}",
-    "math.log2": "llvm.log2.{M}",
-    "math.sqrt": "llvm.sqrt.{M}",
 }
 
 
@@ -96,9 +91,7 @@ def lower_minmax(em: FunctionEmitter, op: Op) -> None:
 
 
 def lower_float_intrinsic(em: FunctionEmitter, op: Op) -> None:
-    ty = op.results[0].type
-    args = [em.ref(v) for v in op.operands]
-    em.call_named(FLOAT_INTRINSICS[op.opcode], args, em.bind(op.results[0]), elem_of(ty).name, lanes_of(ty))
+    em.call_float(FLOAT_INTRINSICS[op.opcode], op)
 
 
 def lower_cmp(em: FunctionEmitter, op: Op) -> None:
@@ -117,22 +110,6 @@ def lower_cast(em: FunctionEmitter, op: Op) -> None:
     em.emit(f"{em.bind(result)} = {CASTS[op.opcode]} {em.typed(op.operands[0])} to {llvm_type(result.type)}")
 
 
-def lower_rcp(em: FunctionEmitter, op: Op) -> None:
-    """1 / x, approximate (afn: the hardware reciprocal, about 1 ulp)."""
-    x = op.operands[0]
-    em.emit(f"{em.bind(op.results[0])} = fdiv afn {llvm_type(x.type)} {splat_const(1.0, x.type)}, {em.ref(x)}")
-
-
-def lower_rsqrt(em: FunctionEmitter, op: Op) -> None:
-    """1 / sqrt(x), approximate (afn on both: hardware square root and reciprocal)."""
-    x = op.operands[0]
-    ty = llvm_type(x.type)
-    decl = em.declare(intrinsic_def("llvm.sqrt.{M}"), elem_of(x.type).name, lanes_of(x.type))
-    root = em.temp()
-    em.emit(f"{root} = call afn {decl.ret} @{decl.name}({ty} {em.ref(x)})")
-    em.emit(f"{em.bind(op.results[0])} = fdiv afn {ty} {splat_const(1.0, x.type)}, {root}")
-
-
 LOWERINGS = {
     "arith.constant": lower_constant,
     **{name: lower_binary for name in BINARY},
@@ -144,6 +121,4 @@ LOWERINGS = {
     "arith.cmpf": lower_cmp,
     "arith.select": lower_select,
     **{name: lower_cast for name in CASTS},
-    "math.rcp": lower_rcp,
-    "math.rsqrt": lower_rsqrt,
 }

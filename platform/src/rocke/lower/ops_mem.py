@@ -10,9 +10,9 @@ from .emitter import FunctionEmitter, int_attr
 from .lds import POOL_NAME
 from .llvm_types import byte_size, gep_type, i32_text, llvm_type, natural_align, pointee_of, pointer_text
 
-# Bytes a raw buffer access moves -> the type of the buffer intrinsic that moves them.
-BUFFER_TYPES = {1: ("i8", "i8"), 2: ("i16", "i16"), 4: ("i32", "i32"), 8: ("v2i32", "<2 x i32>"),
-                12: ("v3i32", "<3 x i32>"), 16: ("v4i32", "<4 x i32>")}
+# Bytes a raw buffer access moves -> the name suffix of the buffer intrinsic that moves them (its
+# memory type is the intrinsic's: the return type of a load, the data operand of a store).
+BUFFER_SUFFIXES = {1: "i8", 2: "i16", 4: "i32", 8: "v2i32", 12: "v3i32", 16: "v4i32"}
 BUFFER_SIZES_TEXT = "1, 2, 4, 8, 12 or 16"
 
 
@@ -79,11 +79,11 @@ def lower_make_rsrc(em: FunctionEmitter, op: Op) -> None:
     em.call(decl, [base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)], em.bind(op.results[0]))
 
 
-def buffer_type(em: FunctionEmitter, value_type: Type) -> tuple[str, str]:
-    """(intrinsic suffix, LLVM type) of the buffer access moving a value_type."""
+def buffer_type(em: FunctionEmitter, value_type: Type) -> str:
+    """The intrinsic suffix of the buffer access moving a value_type."""
     assert isinstance(value_type, ScalarType | VecType)
     size = byte_size(value_type)
-    found = BUFFER_TYPES.get(size)
+    found = BUFFER_SUFFIXES.get(size)
     if found is None:
         raise em.error(f"a buffer access of {value_type.text} moves {size} bytes; raw buffer accesses move "
                        f"{BUFFER_SIZES_TEXT} bytes")
@@ -93,27 +93,15 @@ def buffer_type(em: FunctionEmitter, value_type: Type) -> tuple[str, str]:
 def lower_buffer_load(em: FunctionEmitter, op: Op) -> None:
     rsrc_value, offset = op.operands
     result = op.results[0]
-    suffix, memory_type = buffer_type(em, result.type)
-    value_type = llvm_type(result.type)
-    name = "llvm.amdgcn.raw.ptr.buffer.load." + suffix
-    args = [em.ref(rsrc_value), em.ref(offset), "0", "0"]
-    if memory_type == value_type:
-        em.call_named(name, args, em.bind(result))
-        return
-    raw = em.temp()
-    em.call_named(name, args, raw)
-    em.emit(f"{em.bind(result)} = bitcast {memory_type} {raw} to {value_type}")
+    decl = em.declare(intrinsic_def("llvm.amdgcn.raw.ptr.buffer.load." + buffer_type(em, result.type)))
+    em.call_into(decl, [em.ref(rsrc_value), em.ref(offset), "0", "0"], result)
 
 
 def lower_buffer_store(em: FunctionEmitter, op: Op) -> None:
     rsrc_value, offset, value = op.operands
-    suffix, memory_type = buffer_type(em, value.type)
-    data = em.ref(value)
-    if memory_type != llvm_type(value.type):
-        data = em.temp()
-        em.emit(f"{data} = bitcast {em.typed(value)} to {memory_type}")
-    em.call_named("llvm.amdgcn.raw.ptr.buffer.store." + suffix, [data, em.ref(rsrc_value), em.ref(offset), "0", "0"],
-                  None)
+    decl = em.declare(intrinsic_def("llvm.amdgcn.raw.ptr.buffer.store." + buffer_type(em, value.type)))
+    data = em.operand_as(value, decl.arg_types[0])
+    em.call(decl, [data, em.ref(rsrc_value), em.ref(offset), "0", "0"], None)
 
 
 def lower_atomic_add_f32(em: FunctionEmitter, op: Op) -> None:

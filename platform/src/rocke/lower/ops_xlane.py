@@ -1,8 +1,8 @@
-"""Lowering of xlane.* (cross-lane) and sync.* ops."""
+"""Lowering of xlane.* (cross-lane) ops: swizzles, permutes and readfirstlane on 32-bit words."""
 
 from __future__ import annotations
 
-from rocke.arch import waitcnt_encoding
+from rocke.arch import intrinsic_def
 from rocke.ir.core import Op, Value
 
 from .emitter import FunctionEmitter, int_attr
@@ -16,22 +16,12 @@ SWIZZLE_AND_ALL = 0x1F
 
 def as_i32(em: FunctionEmitter, value: Value) -> str:
     """value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words)."""
-    if value.type.text == "i32":
-        return em.ref(value)
-    word = em.temp()
-    em.emit(f"{word} = bitcast {em.typed(value)} to i32")
-    return word
+    return em.operand_as(value, "i32")
 
 
 def call_i32(em: FunctionEmitter, op: Op, name: str, args: list[str]) -> None:
     """result = name(args) on i32 words, bitcast back to the result type when it is f32."""
-    result = op.results[0]
-    if result.type.text == "i32":
-        em.call_named(name, args, em.bind(result))
-        return
-    word = em.temp()
-    em.call_named(name, args, word)
-    em.emit(f"{em.bind(result)} = bitcast i32 {word} to float")
+    em.call_into(em.declare(intrinsic_def(name)), args, op.results[0])
 
 
 def lower_ds_swizzle(em: FunctionEmitter, op: Op) -> None:
@@ -64,55 +54,9 @@ def lower_shuffle_xor(em: FunctionEmitter, op: Op) -> None:
     call_i32(em, op, "llvm.amdgcn.ds.bpermute", [addr, x])
 
 
-def lower_barrier(em: FunctionEmitter, op: Op) -> None:
-    """s_barrier between workgroup-scope release and acquire fences, so LDS accesses are ordered."""
-    em.emit('fence syncscope("workgroup") release')
-    em.call_named("llvm.amdgcn.s.barrier", [], None)
-    em.emit('fence syncscope("workgroup") acquire')
-
-
-def lower_waitcnt(em: FunctionEmitter, op: Op) -> None:
-    """Per the arch's waitcnt_model (intrinsics.toml [[waitcnt]]). An attribute of -1 waits for
-    nothing; a count above what a counter encodes is clamped to its maximum."""
-    encoding = waitcnt_encoding(em.arch.waitcnt_model)
-    limits = em.arch.waitcnt_counters
-    if encoding.form == "split":
-        for wait in encoding.waits:
-            count = int_attr(op, wait.attr)
-            if count >= 0:
-                em.call_named(wait.intrinsic, [str(min(count, _limit(limits, wait.counter)))], None)
-        return
-    values = []
-    waiting = False
-    for counter, limit in limits:
-        value = limit
-        for wait in encoding.waits:
-            count = int_attr(op, wait.attr)
-            if wait.counter == counter and count >= 0:
-                value = min(count, limit)
-                waiting = True
-        values.append((counter, value))
-    if not waiting:
-        return
-    imm = 0
-    for field in encoding.fields:
-        value = _limit(tuple(values), field.counter)
-        imm |= (value >> field.value_shift & (1 << field.bits) - 1) << field.imm_shift
-    em.call_named(encoding.intrinsic, [str(imm)], None)
-
-
-def _limit(pairs: tuple[tuple[str, int], ...], counter: str) -> int:
-    for name, value in pairs:
-        if name == counter:
-            return value
-    raise ValueError(f"no waitcnt counter '{counter}'")
-
-
 LOWERINGS = {
     "xlane.ds_swizzle": lower_ds_swizzle,
     "xlane.ds_bpermute": lower_ds_bpermute,
     "xlane.readfirstlane": lower_readfirstlane,
     "xlane.shuffle_xor": lower_shuffle_xor,
-    "sync.barrier": lower_barrier,
-    "sync.waitcnt": lower_waitcnt,
 }

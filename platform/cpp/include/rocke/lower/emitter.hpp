@@ -23,7 +23,7 @@
 
 namespace rocke::lower {
 
-inline constexpr std::string_view kIndent = "  ";
+inline constexpr std::string_view INDENT = "  ";
 
 // An integer attribute of a verified op.
 std::int64_t int_attr(const ir::Op& op, std::string_view name);
@@ -74,6 +74,14 @@ class FunctionEmitter {
             const std::optional<std::string>& result);
   void call_named(std::string_view name, const std::vector<std::string>& args, const std::optional<std::string>& result,
                   std::string_view elem = "", std::int64_t lanes = 0);
+  // result = a call of decl; when decl returns another spelling of result's type (an i32 word for
+  // an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it.
+  void call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, const ir::Value& result);
+  // op's result = the intrinsic name, overloaded on the result's float type, of op's operands.
+  void call_float(std::string_view name, const ir::Op& op);
+  // value as an operand of LLVM type want: its text, or a bitcast of it when its type is spelled
+  // differently (an f32 as an i32 word, bf16 lanes as i16 lanes).
+  std::string operand_as(const ir::Value& value, std::string_view want);
 
   // --- regions
   // Lower ops (the kernel body, or a region: its scf.yield is its parent's business) in order.

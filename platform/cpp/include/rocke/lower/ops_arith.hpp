@@ -1,5 +1,5 @@
-// rocKE C++ engine: lowering of arith.* and math.* ops: plain LLVM instructions, plus llvm.fma /
-// minnum / maxnum / exp2 / log2 / sqrt for the float operations LLVM has no instruction for.
+// rocKE C++ engine: lowering of arith.* ops: plain LLVM instructions, plus llvm.fma / minnum /
+// maxnum for the float operations LLVM has no instruction for.
 // Python twin: rocke/lower/ops_arith.py
 #pragma once
 

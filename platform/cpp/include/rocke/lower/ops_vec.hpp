@@ -1,4 +1,4 @@
-// rocKE C++ engine: lowering of vec.* element ops and mma.mma.
+// rocKE C++ engine: lowering of vec.* ops: element extract and insert, splat, bitcast.
 // Python twin: rocke/lower/ops_vec.py
 #pragma once
 

@@ -1,4 +1,5 @@
-// rocKE C++ engine: lowering of xlane.* (cross-lane) and sync.* ops.
+// rocKE C++ engine: lowering of xlane.* (cross-lane) ops: swizzles, permutes and readfirstlane on
+// 32-bit words.
 // Python twin: rocke/lower/ops_xlane.py
 #pragma once
 
