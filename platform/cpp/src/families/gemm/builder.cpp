@@ -1,7 +1,6 @@
 // Python twin: rocke/families/gemm/builder.py
 #include "rocke/families/gemm/builder.hpp"
 
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <utility>
@@ -32,6 +31,18 @@ using ir::Builder;
 using ir::Type;
 using ir::Value;
 using ir::Values;
+
+// The kernel's parameters, in signature order (bias is nullptr without spec.bias).
+struct Params {
+  Value* a = nullptr;
+  Value* b = nullptr;
+  Value* c = nullptr;
+  Value* bias = nullptr;
+  Value* m = nullptr;
+  Value* n = nullptr;
+  Value* k = nullptr;
+  Value* alpha = nullptr;
+};
 
 // One thread's accesses of an operand copy, set up once before the K loop.
 //
@@ -126,19 +137,19 @@ Values fragment_bases(Builder& b, const OperandPlan& plan, Value* lane, Value* w
 }
 
 // Every MMA of one K tile: per atom-k step, load the fragments, then rep_m * rep_n MMAs.
-Values mma_tile(Builder& b, const GemmSpec& spec, const GemmPlan& plan, const std::array<Value*, 2>& lds,
-                const std::array<Values, 2>& bases, Values accs, Type elem) {
+Values mma_tile(Builder& b, const GemmSpec& spec, const GemmPlan& plan, Value* a_lds, Value* b_lds,
+                const Values& a_bases, const Values& b_bases, Values accs, Type elem) {
   const arch::MmaOp& op = *plan.op;
   for (std::int64_t kk = 0; kk < spec.bk; kk += op.k) {
     Values afrags;
-    for (Value* base : bases[0]) {
+    for (Value* base : a_bases) {
       afrags.push_back(
-          helpers::load_fragment(b, lds[0], base, plan.a.frag, kk, elem, {plan.a.tile.stage_elems()}, "a_frag"));
+          helpers::load_fragment(b, a_lds, base, plan.a.frag, kk, elem, {plan.a.tile.stage_elems()}, "a_frag"));
     }
     Values bfrags;
-    for (Value* base : bases[1]) {
+    for (Value* base : b_bases) {
       bfrags.push_back(
-          helpers::load_fragment(b, lds[1], base, plan.b.frag, kk, elem, {plan.b.tile.stage_elems()}, "b_frag"));
+          helpers::load_fragment(b, b_lds, base, plan.b.frag, kk, elem, {plan.b.tile.stage_elems()}, "b_frag"));
     }
     for (std::int64_t rm = 0; rm < plan.rep_m; ++rm) {
       for (std::int64_t rn = 0; rn < plan.rep_n; ++rn) {
@@ -158,27 +169,17 @@ Values staged(Builder& b, const Values& bases, Value* stage_base) {
   return out;
 }
 
-struct Params {
-  Value* a = nullptr;
-  Value* b = nullptr;
-  Value* c = nullptr;
-  Value* bias = nullptr;
-  Value* m = nullptr;
-  Value* n = nullptr;
-  Value* k = nullptr;
-  Value* alpha = nullptr;
-};
 
 // C = alpha * acc (+ bias[col]) for every accumulator element inside M x N.
 void epilogue(Builder& b, const GemmSpec& spec, const GemmPlan& plan, const Values& accs, const Params& params,
-              Value* lane, Value* row0, Value* col0, std::string_view fault) {
+              Value* lane, Value* row0, Value* col0) {
   const arch::MmaOp& op = *plan.op;
   Type out_t = helpers::ir_type(spec.c_dtype);
   std::int64_t out_size = helpers::elem_bytes(spec.c_dtype);
   Value* m = params.m;
   Value* n = params.n;
   Value* alpha = params.alpha;
-  Value* scale = fault == "alpha_squared" ? b.mul(alpha, alpha) : alpha;
+  Value* scale = alpha;
   Value* scale_v = b.splat(scale, op.c.length, "alpha_v");
   Value* c_rsrc = helpers::buffer_rsrc(b, params.c, b.mul(m, n), out_size, "c_rsrc");
   Value* row_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
@@ -211,7 +212,7 @@ void epilogue(Builder& b, const GemmSpec& spec, const GemmPlan& plan, const Valu
         Value* value = b.extract(scaled, s);
         if (spec.bias) value = b.add(value, bias.at({rn, col_offset}));
         Value* ok = b.cmpi("slt", row, m);
-        if (fault != "drop_col_mask") ok = b.and_(ok, b.cmpi("slt", col, n));
+        ok = b.and_(ok, b.cmpi("slt", col, n));
         Value* offset = helpers::masked_offset(b, ok, b.add(b.mul(row, n), col), out_size);
         b.buffer_store(c_rsrc, offset, helpers::from_f32(b, value, out_t, 1, "c_value"));
       }
@@ -221,32 +222,29 @@ void epilogue(Builder& b, const GemmSpec& spec, const GemmPlan& plan, const Valu
 
 }  // namespace
 
-ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_view fault) {
-  if (std::find(FAULTS.begin(), FAULTS.end(), fault) == FAULTS.end()) {
-    throw ValueError(util::cat("unknown fault '", fault, "'"));
-  }
+ir::KernelDef build(const GemmSpec& spec, std::string_view arch) {
   const arch::ArchTarget& target = arch::get_arch(arch);
-  GemmPlan plan = plan_gemm(spec, target, fault == "transpose_a_frag");
+  GemmPlan plan = plan_gemm(spec, target);
   const arch::MmaOp& op = *plan.op;
   Type elem = helpers::ir_type(spec.a_dtype);
   std::int64_t esize = helpers::elem_bytes(spec.a_dtype);
   Type out_t = helpers::ir_type(spec.c_dtype);
   Builder b(spec.kernel_name(), {.max_workgroup_size = plan.threads});
-  Params params;
-  params.a = b.param("a", ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  params.b = b.param("b", ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  params.c = b.param("c", ir::ptr(out_t, "global"), {.noalias = true, .writeonly = true});
-  if (spec.bias) params.bias = b.param("bias", ir::ptr(out_t, "global"), {.noalias = true, .readonly = true});
-  params.m = b.param("m", ir::i32);
-  params.n = b.param("n", ir::i32);
-  params.k = b.param("k", ir::i32);
-  params.alpha = b.param("alpha", ir::f32);
+  Params params{
+      .a = b.param("a", ir::ptr(elem, "global"), {.noalias = true, .readonly = true}),
+      .b = b.param("b", ir::ptr(elem, "global"), {.noalias = true, .readonly = true}),
+      .c = b.param("c", ir::ptr(out_t, "global"), {.noalias = true, .writeonly = true}),
+      .bias = spec.bias ? b.param("bias", ir::ptr(out_t, "global"), {.noalias = true, .readonly = true}) : nullptr,
+      .m = b.param("m", ir::i32),
+      .n = b.param("n", ir::i32),
+      .k = b.param("k", ir::i32),
+      .alpha = b.param("alpha", ir::f32),
+  };
   Value* m = params.m;
   Value* n = params.n;
   Value* k = params.k;
   Value* a_lds = helpers::alloc_tile(b, plan.a.tile, elem, "a_lds");
   Value* b_lds = helpers::alloc_tile(b, plan.b.tile, elem, "b_lds");
-  const std::array<Value*, 2> lds{a_lds, b_lds};
 
   Value* tid = b.thread_id_x("tid");
   Value* lane = b.lane_id("lane");
@@ -259,20 +257,18 @@ ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_vie
   Value* b_rsrc = helpers::buffer_rsrc(b, params.b, b.mul(k, n), esize, "b_rsrc");
   const Copy a_copy(b, plan.a, tid, row0, m, k);
   const Copy b_copy(b, plan.b, tid, col0, n, k);
-  const std::array<const Copy*, 2> copies{&a_copy, &b_copy};
-  const std::array<Value*, 2> rsrcs{a_rsrc, b_rsrc};
-  std::array<Values, 2> bases;
-  bases[0] = fragment_bases(b, plan.a, lane, wave_row, plan.rep_m, op.m);
-  bases[1] = fragment_bases(b, plan.b, lane, wave_col, plan.rep_n, op.n);
+  Values a_bases = fragment_bases(b, plan.a, lane, wave_row, plan.rep_m, op.m);
+  Values b_bases = fragment_bases(b, plan.b, lane, wave_col, plan.rep_n, op.n);
   Value* tiles = helpers::ceil_div_i32(b, k, spec.bk, "k_tiles");
   Value* zero = helpers::f32_const(b, 0.0, op.c.length, "acc");
   Values accs0(static_cast<std::size_t>(plan.rep_m * plan.rep_n), zero);
 
   // Copy the K tile at k0 (nullptr: the first) into LDS stage 0.
   auto copy_tile = [&](Value* k0) {
-    std::array<Values, 2> values;
-    for (std::size_t x = 0; x < 2; ++x) values[x] = copies[x]->load(b, rsrcs[x], k0, elem);
-    for (std::size_t x = 0; x < 2; ++x) copies[x]->store(b, lds[x], nullptr, values[x], esize);
+    Values a_values = a_copy.load(b, a_rsrc, k0, elem);
+    Values b_values = b_copy.load(b, b_rsrc, k0, elem);
+    a_copy.store(b, a_lds, nullptr, a_values, esize);
+    b_copy.store(b, b_lds, nullptr, b_values, esize);
   };
 
   std::function<Values(Value*, const Values&)> body;
@@ -282,16 +278,14 @@ ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_vie
     body = [&](Value* kt, const Values& accs) {
       Value* stage = b.and_(kt, helpers::const_i32(b, 1), "stage");
       Value* next_k0 = mul_i32(b, add_i32(b, kt, 1), spec.bk, "next_k0");
-      std::array<Values, 2> values;
-      for (std::size_t x = 0; x < 2; ++x) values[x] = copies[x]->load(b, rsrcs[x], next_k0, elem);
-      std::array<Values, 2> staged_bases;
-      staged_bases[0] = staged(b, bases[0], mul_i32(b, stage, plan.a.tile.stage_elems()));
-      staged_bases[1] = staged(b, bases[1], mul_i32(b, stage, plan.b.tile.stage_elems()));
-      Values accs_out = mma_tile(b, spec, plan, lds, staged_bases, accs, elem);
+      Values a_values = a_copy.load(b, a_rsrc, next_k0, elem);
+      Values b_values = b_copy.load(b, b_rsrc, next_k0, elem);
+      Values a_staged = staged(b, a_bases, mul_i32(b, stage, plan.a.tile.stage_elems()));
+      Values b_staged = staged(b, b_bases, mul_i32(b, stage, plan.b.tile.stage_elems()));
+      Values accs_out = mma_tile(b, spec, plan, a_lds, b_lds, a_staged, b_staged, accs, elem);
       Value* other = b.xor_(stage, helpers::const_i32(b, 1), "next_stage");
-      for (std::size_t x = 0; x < 2; ++x) {
-        copies[x]->store(b, lds[x], mul_i32(b, other, copies[x]->plan.tile.stage_elems()), values[x], esize);
-      }
+      a_copy.store(b, a_lds, mul_i32(b, other, plan.a.tile.stage_elems()), a_values, esize);
+      b_copy.store(b, b_lds, mul_i32(b, other, plan.b.tile.stage_elems()), b_values, esize);
       b.barrier();
       return accs_out;
     };
@@ -299,7 +293,7 @@ ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_vie
     body = [&](Value* kt, const Values& accs) {
       copy_tile(mul_i32(b, kt, spec.bk, "k0"));
       b.barrier();
-      Values accs_out = mma_tile(b, spec, plan, lds, bases, accs, elem);
+      Values accs_out = mma_tile(b, spec, plan, a_lds, b_lds, a_bases, b_bases, accs, elem);
       b.barrier();
       return accs_out;
     };
@@ -310,7 +304,7 @@ ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_vie
   Values accs = b.for_(lb, tiles, step, accs0, body, {.names = ir::Names(accs0.size(), "acc"), .iv_name = "kt"});
   Value* row_origin = b.add(row0, wave_row);
   Value* col_origin = b.add(col0, wave_col);
-  epilogue(b, spec, plan, accs, params, lane, row_origin, col_origin, fault);
+  epilogue(b, spec, plan, accs, params, lane, row_origin, col_origin);
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);
   return kernel;

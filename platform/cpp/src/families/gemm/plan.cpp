@@ -40,7 +40,7 @@ OperandPlan operand(const GemmSpec& spec, const std::string& name, std::int64_t 
 
 }  // namespace
 
-GemmPlan plan_gemm(const GemmSpec& spec, const arch::ArchTarget& target, bool transpose_a) {
+GemmPlan plan_gemm(const GemmSpec& spec, const arch::ArchTarget& target) {
   const arch::MmaOp& op = spec.atom();
   if (!target.mma_signature(spec.op_id)) {
     spec.fail("op_id",
@@ -53,7 +53,7 @@ GemmPlan plan_gemm(const GemmSpec& spec, const arch::ArchTarget& target, bool tr
                               "-thread workgroup limit of ", target.name));
   }
   std::int64_t stages = spec.double_buffer ? 2 : 1;
-  OperandPlan a = operand(spec, "a", spec.bm, spec.a_layout == "row", stages, threads, !transpose_a);
+  OperandPlan a = operand(spec, "a", spec.bm, spec.a_layout == "row", stages, threads, true);
   OperandPlan b = operand(spec, "b", spec.bn, spec.b_layout == "col", stages, threads, false);
   std::int64_t esize = helpers::elem_bytes(spec.a_dtype);
   std::int64_t lds_bytes = a.tile.nbytes(esize) + b.tile.nbytes(esize);

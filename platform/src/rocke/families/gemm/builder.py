@@ -11,6 +11,8 @@ stores through a buffer resource; out-of-range elements get an out-of-range offs
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rocke.arch import get_arch
 from rocke.helpers import (
     add_i32,
@@ -41,6 +43,20 @@ from .plan import GemmPlan, OperandPlan, plan_gemm
 from .spec import GemmSpec
 
 FAULTS = ("", "transpose_a_frag", "drop_col_mask", "alpha_squared")  # test-only broken variants
+
+
+@dataclass(frozen=True)
+class Params:
+    """The kernel's parameters, in signature order (bias is None without spec.bias)."""
+
+    a: Value
+    b: Value
+    c: Value
+    bias: Value | None
+    m: Value
+    n: Value
+    k: Value
+    alpha: Value
 
 
 class Copy:
@@ -115,16 +131,16 @@ def _fragment_bases(b: Builder, plan: OperandPlan, lane: Value, wave_origin: Val
             for r in range(reps)]
 
 
-def _mma_tile(b: Builder, spec: GemmSpec, plan: GemmPlan, lds: tuple[Value, Value], bases: tuple[list[Value],
-              list[Value]], accs: list[Value], elem: ScalarType) -> list[Value]:
+def _mma_tile(b: Builder, spec: GemmSpec, plan: GemmPlan, a_lds: Value, b_lds: Value, a_bases: list[Value],
+              b_bases: list[Value], accs: list[Value], elem: ScalarType) -> list[Value]:
     """Every MMA of one K tile: per atom-k step, load the fragments, then rep_m * rep_n MMAs."""
     op = plan.op
     accs = list(accs)
     for kk in range(0, spec.bk, op.k):
-        afrags = [load_fragment(b, lds[0], base, plan.a.frag, kk, elem, [plan.a.tile.stage_elems], name="a_frag")
-                  for base in bases[0]]
-        bfrags = [load_fragment(b, lds[1], base, plan.b.frag, kk, elem, [plan.b.tile.stage_elems], name="b_frag")
-                  for base in bases[1]]
+        afrags = [load_fragment(b, a_lds, base, plan.a.frag, kk, elem, [plan.a.tile.stage_elems], name="a_frag")
+                  for base in a_bases]
+        bfrags = [load_fragment(b, b_lds, base, plan.b.frag, kk, elem, [plan.b.tile.stage_elems], name="b_frag")
+                  for base in b_bases]
         for rm in range(plan.rep_m):
             for rn in range(plan.rep_n):
                 i = rm * plan.rep_n + rn
@@ -136,23 +152,24 @@ def _staged(b: Builder, bases: list[Value], stage_base: Value | None) -> list[Va
     return bases if stage_base is None else [b.add(base, stage_base) for base in bases]
 
 
-def _epilogue(b: Builder, spec: GemmSpec, plan: GemmPlan, accs: list[Value], params: dict[str, Value],
+def _epilogue(b: Builder, spec: GemmSpec, plan: GemmPlan, accs: list[Value], params: Params,
               lane: Value, row0: Value, col0: Value, fault: str) -> None:
     """C = alpha * acc (+ bias[col]) for every accumulator element inside M x N."""
     op = plan.op
     out_t = ir_type(spec.c_dtype)
     out_size = elem_bytes(spec.c_dtype)
-    m, n, alpha = params["m"], params["n"], params["alpha"]
+    m, n, alpha = params.m, params.n, params.alpha
     scale = b.mul(alpha, alpha) if fault == "alpha_squared" else alpha
     scale_v = b.splat(scale, op.c.length, name="alpha_v")
-    c_rsrc = buffer_rsrc(b, params["c"], b.mul(m, n), out_size, name="c_rsrc")
+    c_rsrc = buffer_rsrc(b, params.c, b.mul(m, n), out_size, name="c_rsrc")
     row_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     col_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
     rows = [b.add(add_i32(b, row0, rm * op.m), row_lane, name="row") for rm in range(plan.rep_m)]
     cols = [b.add(add_i32(b, col0, rn * op.n), col_lane, name="col") for rn in range(plan.rep_n)]
     bias: dict[tuple[int, int], Value] = {}
     if spec.bias:
-        bias_rsrc = buffer_rsrc(b, params["bias"], n, out_size, name="bias_rsrc")
+        assert params.bias is not None
+        bias_rsrc = buffer_rsrc(b, params.bias, n, out_size, name="bias_rsrc")
         for rn in range(plan.rep_n):
             for offset in plan.c_col.slot_offsets:
                 if (rn, offset) not in bias:
@@ -180,24 +197,25 @@ def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
     if _fault not in FAULTS:
         raise ValueError(f"unknown fault '{_fault}'")
     target = get_arch(arch)
-    plan = plan_gemm(spec, target, transpose_a=_fault == "transpose_a_frag")
+    plan = plan_gemm(spec, target, _fault=_fault)
     op = plan.op
     elem = ir_type(spec.a_dtype)
     esize = elem_bytes(spec.a_dtype)
     out_t = ir_type(spec.c_dtype)
     b = Builder(spec.kernel_name(), max_workgroup_size=plan.threads)
-    params = {
-        "a": b.param("a", ptr(elem, "global"), noalias=True, readonly=True),
-        "b": b.param("b", ptr(elem, "global"), noalias=True, readonly=True),
-        "c": b.param("c", ptr(out_t, "global"), noalias=True, writeonly=True),
-    }
-    if spec.bias:
-        params["bias"] = b.param("bias", ptr(out_t, "global"), noalias=True, readonly=True)
-    for name in ("m", "n", "k"):
-        params[name] = b.param(name, i32)
-    params["alpha"] = b.param("alpha", f32)
-    m, n, k = params["m"], params["n"], params["k"]
-    lds = (alloc_tile(b, plan.a.tile, elem, name="a_lds"), alloc_tile(b, plan.b.tile, elem, name="b_lds"))
+    params = Params(
+        a=b.param("a", ptr(elem, "global"), noalias=True, readonly=True),
+        b=b.param("b", ptr(elem, "global"), noalias=True, readonly=True),
+        c=b.param("c", ptr(out_t, "global"), noalias=True, writeonly=True),
+        bias=b.param("bias", ptr(out_t, "global"), noalias=True, readonly=True) if spec.bias else None,
+        m=b.param("m", i32),
+        n=b.param("n", i32),
+        k=b.param("k", i32),
+        alpha=b.param("alpha", f32),
+    )
+    m, n, k = params.m, params.n, params.k
+    a_lds = alloc_tile(b, plan.a.tile, elem, name="a_lds")
+    b_lds = alloc_tile(b, plan.b.tile, elem, name="b_lds")
 
     tid = b.thread_id_x(name="tid")
     lane = b.lane_id(name="lane")
@@ -206,21 +224,22 @@ def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
     col0 = mul_i32(b, b.block_id_x(), spec.bn, name="col0")
     wave_row = mul_i32(b, divu_i32(b, wave, spec.wn), plan.wave_tile_m, name="wave_row")
     wave_col = mul_i32(b, remu_i32(b, wave, spec.wn), plan.wave_tile_n, name="wave_col")
-    a_rsrc = buffer_rsrc(b, params["a"], b.mul(m, k), esize, name="a_rsrc")
-    b_rsrc = buffer_rsrc(b, params["b"], b.mul(k, n), esize, name="b_rsrc")
-    copies = (Copy(b, plan.a, tid, row0, m, k), Copy(b, plan.b, tid, col0, n, k))
-    rsrcs = (a_rsrc, b_rsrc)
-    bases = (_fragment_bases(b, plan.a, lane, wave_row, plan.rep_m, op.m),
-             _fragment_bases(b, plan.b, lane, wave_col, plan.rep_n, op.n))
+    a_rsrc = buffer_rsrc(b, params.a, b.mul(m, k), esize, name="a_rsrc")
+    b_rsrc = buffer_rsrc(b, params.b, b.mul(k, n), esize, name="b_rsrc")
+    a_copy = Copy(b, plan.a, tid, row0, m, k)
+    b_copy = Copy(b, plan.b, tid, col0, n, k)
+    a_bases = _fragment_bases(b, plan.a, lane, wave_row, plan.rep_m, op.m)
+    b_bases = _fragment_bases(b, plan.b, lane, wave_col, plan.rep_n, op.n)
     tiles = ceil_div_i32(b, k, spec.bk, name="k_tiles")
     zero = f32_const(b, 0.0, op.c.length, name="acc")
     accs0 = [zero] * (plan.rep_m * plan.rep_n)
 
     def copy_tile(k0: Value | None) -> None:
         """Copy the K tile at k0 (None: the first) into LDS stage 0."""
-        values = [copy.load(b, rsrc, k0, elem) for copy, rsrc in zip(copies, rsrcs, strict=True)]
-        for copy, tile_lds, vals in zip(copies, lds, values, strict=True):
-            copy.store(b, tile_lds, None, vals, esize)
+        a_values = a_copy.load(b, a_rsrc, k0, elem)
+        b_values = b_copy.load(b, b_rsrc, k0, elem)
+        a_copy.store(b, a_lds, None, a_values, esize)
+        b_copy.store(b, b_lds, None, b_values, esize)
 
     if spec.double_buffer:
         copy_tile(None)
@@ -229,13 +248,14 @@ def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
         def body(kt: Value, *accs: Value) -> list[Value]:
             stage = b.and_(kt, const_i32(b, 1), name="stage")
             next_k0 = mul_i32(b, add_i32(b, kt, 1), spec.bk, name="next_k0")
-            values = [copy.load(b, rsrc, next_k0, elem) for copy, rsrc in zip(copies, rsrcs, strict=True)]
-            staged = (_staged(b, bases[0], mul_i32(b, stage, plan.a.tile.stage_elems)),
-                      _staged(b, bases[1], mul_i32(b, stage, plan.b.tile.stage_elems)))
-            accs_out = _mma_tile(b, spec, plan, lds, staged, list(accs), elem)
+            a_values = a_copy.load(b, a_rsrc, next_k0, elem)
+            b_values = b_copy.load(b, b_rsrc, next_k0, elem)
+            a_staged = _staged(b, a_bases, mul_i32(b, stage, plan.a.tile.stage_elems))
+            b_staged = _staged(b, b_bases, mul_i32(b, stage, plan.b.tile.stage_elems))
+            accs_out = _mma_tile(b, spec, plan, a_lds, b_lds, a_staged, b_staged, list(accs), elem)
             other = b.xor_(stage, const_i32(b, 1), name="next_stage")
-            for copy, tile_lds, vals in zip(copies, lds, values, strict=True):
-                copy.store(b, tile_lds, mul_i32(b, other, copy.plan.tile.stage_elems), vals, esize)
+            a_copy.store(b, a_lds, mul_i32(b, other, plan.a.tile.stage_elems), a_values, esize)
+            b_copy.store(b, b_lds, mul_i32(b, other, plan.b.tile.stage_elems), b_values, esize)
             b.barrier()
             return accs_out
     else:
@@ -243,7 +263,7 @@ def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
         def body(kt: Value, *accs: Value) -> list[Value]:
             copy_tile(mul_i32(b, kt, spec.bk, name="k0"))
             b.barrier()
-            accs_out = _mma_tile(b, spec, plan, lds, bases, list(accs), elem)
+            accs_out = _mma_tile(b, spec, plan, a_lds, b_lds, a_bases, b_bases, list(accs), elem)
             b.barrier()
             return accs_out
 

@@ -69,9 +69,9 @@ def _operand(spec: GemmSpec, name: str, outer: int, k_contiguous: bool, stages: 
     return OperandPlan(name, k_contiguous, tile, split, frag)
 
 
-def plan_gemm(spec: GemmSpec, target: ArchTarget, *, transpose_a: bool = False) -> GemmPlan:
-    """The plan, or SpecError for a spec the arch refuses. transpose_a (tests only) reads the A
-    fragment with its row and column formulas swapped."""
+def plan_gemm(spec: GemmSpec, target: ArchTarget, *, _fault: str = "") -> GemmPlan:
+    """The plan, or SpecError for a spec the arch refuses. _fault "transpose_a_frag" (a test-only
+    hook of build) reads the A fragment with its row and column formulas swapped."""
     op = spec.atom()
     if target.mma_signature(spec.op_id) is None:
         spec.fail("op_id", f"is not available on {target.name} (it runs on {', '.join(op.archs)})")
@@ -80,7 +80,7 @@ def plan_gemm(spec: GemmSpec, target: ArchTarget, *, transpose_a: bool = False) 
         spec.fail("wm", f"wm * wn = {spec.wm * spec.wn} waves of {op.wave_size} lanes exceed the "
                         f"{target.max_workgroup_size}-thread workgroup limit of {target.name}")
     stages = 2 if spec.double_buffer else 1
-    a = _operand(spec, "a", spec.bm, spec.a_layout == "row", stages, threads, not transpose_a)
+    a = _operand(spec, "a", spec.bm, spec.a_layout == "row", stages, threads, _fault != "transpose_a_frag")
     b = _operand(spec, "b", spec.bn, spec.b_layout == "col", stages, threads, False)
     esize = elem_bytes(spec.a_dtype)
     lds_bytes = a.tile.nbytes(esize) + b.tile.nbytes(esize)

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <string>
 #include <utility>
 
@@ -19,6 +18,18 @@ using ir::Type;
 using ir::Value;
 using ir::Values;
 using namespace rocke::helpers;
+
+void check_arch(const ConvDirectFwdSpec& spec, const arch::ArchTarget& target) {
+  if (spec.threads() % target.wave_size != 0) {
+    spec.fail("tile_p", util::cat("(tile_p / thread_p) * (tile_k / thread_k) = ", std::to_string(spec.threads()),
+                                  " threads; must be a multiple of the wave size ", std::to_string(target.wave_size),
+                                  " of ", target.name));
+  }
+}
+
+std::int64_t store_width(const ConvDirectFwdSpec& spec) {
+  return std::min(spec.thread_k, MAX_STORE_BYTES / elem_bytes(spec.dtype));
+}
 
 namespace {
 
@@ -121,11 +132,11 @@ Values depthwise_tap(Builder& b, const ConvDirectFwdSpec& spec, const Rsrcs& rsr
 
 // bias, relu, rounding and the guarded stores of every pixel's channels.
 void epilogue(Builder& b, const ConvDirectFwdSpec& spec, const Thread& th, const Sizes& sizes,
-              std::map<std::string, Value*>& params, Value* out_rsrc, const Values& accs, Type elem,
+              const Params& params, Value* out_rsrc, const Values& accs, Type elem,
               std::int64_t esize) {
   Values biases;
   if (spec.bias) {
-    Value* bias_rsrc = buffer_rsrc(b, params.at("bias"), sizes.kout, esize, "bias_rsrc");
+    Value* bias_rsrc = buffer_rsrc(b, params.bias, sizes.kout, esize, "bias_rsrc");
     for (std::size_t j = 0; j < th.k_ok.size(); ++j) {
       Value* raw = b.buffer_load(bias_rsrc, masked_offset(b, th.k_ok[j], th.k_abs[j], esize), elem, "bias");
       biases.push_back(to_f32(b, raw, elem, 1, "bias_f32"));
@@ -158,36 +169,28 @@ void epilogue(Builder& b, const ConvDirectFwdSpec& spec, const Thread& th, const
 
 }  // namespace
 
-void check_arch(const ConvDirectFwdSpec& spec, const arch::ArchTarget& target) {
-  if (spec.threads() % target.wave_size != 0) {
-    spec.fail("tile_p", util::cat("(tile_p / thread_p) * (tile_k / thread_k) = ", std::to_string(spec.threads()),
-                                  " threads; must be a multiple of the wave size ", std::to_string(target.wave_size),
-                                  " of ", target.name));
-  }
-}
-
-std::int64_t store_width(const ConvDirectFwdSpec& spec) {
-  return std::min(spec.thread_k, MAX_STORE_BYTES / elem_bytes(spec.dtype));
-}
-
 KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
   const arch::ArchTarget& target = arch::get_arch(arch);
   check_arch(spec, target);
   Type elem = ir_type(spec.dtype);
   std::int64_t esize = elem_bytes(spec.dtype);
   Builder b(spec.kernel_name(), {.max_workgroup_size = spec.threads()});
-  std::map<std::string, Value*> params;
-  params["input"] = b.param("input", ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  params["weight"] = b.param("weight", ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  if (spec.bias) params["bias"] = b.param("bias", ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  params["output"] = b.param("output", ir::ptr(elem, "global"), {.noalias = true, .writeonly = true});
-  std::vector<std::string> names = {"n", "h", "w", "c"};
-  if (!spec.depthwise) names = {"n", "h", "w", "c", "k", "g"};
-  for (const std::string& name : names) params[name] = b.param(name, ir::i32);
-  Value* n = params.at("n");
-  Value* h = params.at("h");
-  Value* w = params.at("w");
-  Value* c = params.at("c");
+  Params params{
+      .input = b.param("input", ir::ptr(elem, "global"), {.noalias = true, .readonly = true}),
+      .weight = b.param("weight", ir::ptr(elem, "global"), {.noalias = true, .readonly = true}),
+      .bias = spec.bias ? b.param("bias", ir::ptr(elem, "global"), {.noalias = true, .readonly = true}) : nullptr,
+      .output = b.param("output", ir::ptr(elem, "global"), {.noalias = true, .writeonly = true}),
+      .n = b.param("n", ir::i32),
+      .h = b.param("h", ir::i32),
+      .w = b.param("w", ir::i32),
+      .c = b.param("c", ir::i32),
+      .k = spec.depthwise ? nullptr : b.param("k", ir::i32),
+      .g = spec.depthwise ? nullptr : b.param("g", ir::i32),
+  };
+  Value* n = params.n;
+  Value* h = params.h;
+  Value* w = params.w;
+  Value* c = params.c;
 
   auto [ho, wo] = out_dims(b, spec, h, w);
   Value* total = b.mul(b.mul(n, ho), wo, "pixels");
@@ -199,9 +202,9 @@ KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
     sizes = Sizes{h, w, c, c, nullptr, c, wc};
   } else {
     Value* grp = b.block_id_z("grp");
-    Value* cg = b.divu(c, params.at("g"), "cg");
-    Value* kg = b.divu(params.at("k"), params.at("g"), "kg");
-    sizes = Sizes{h, w, c, params.at("k"), cg, kg, wc};
+    Value* cg = b.divu(c, params.g, "cg");
+    Value* kg = b.divu(params.k, params.g, "kg");
+    sizes = Sizes{h, w, c, params.k, cg, kg, wc};
     group_k = b.mul(grp, kg, "grp_k");
     group_c = b.mul(grp, cg, "grp_c");
   }
@@ -225,11 +228,11 @@ KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
   }
   th.k_first = k_first;
 
-  Value* in_rsrc = buffer_rsrc(b, params.at("input"), b.mul(b.mul(n, h), wc), esize, "in_rsrc");
+  Value* in_rsrc = buffer_rsrc(b, params.input, b.mul(b.mul(n, h), wc), esize, "in_rsrc");
   // weight rows: taps * cg elements per output channel (depthwise: taps)
   Value* row_len = sizes.cg == nullptr ? const_i32(b, spec.taps()) : mul_i32(b, sizes.cg, spec.taps());
-  Value* w_rsrc = buffer_rsrc(b, params.at("weight"), b.mul(sizes.kout, row_len), esize, "w_rsrc");
-  Value* out_rsrc = buffer_rsrc(b, params.at("output"), b.mul(total, sizes.kout), esize, "y_rsrc");
+  Value* w_rsrc = buffer_rsrc(b, params.weight, b.mul(sizes.kout, row_len), esize, "w_rsrc");
+  Value* out_rsrc = buffer_rsrc(b, params.output, b.mul(total, sizes.kout), esize, "y_rsrc");
   Values w_rows;
   for (std::size_t j = 0; j < th.k_ok.size(); ++j) {
     w_rows.push_back(masked_offset(b, th.k_ok[j], b.mul(th.k_abs[j], row_len), esize));

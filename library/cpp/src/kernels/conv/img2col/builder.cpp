@@ -15,6 +15,13 @@ using ir::Type;
 using ir::Value;
 using namespace rocke::helpers;
 
+void check_arch(const Img2colSpec& spec, const arch::ArchTarget& target) {
+  if (spec.block % target.wave_size != 0) {
+    spec.fail("block", util::cat("must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
+                                 target.name));
+  }
+}
+
 namespace {
 
 // Copy one tap's vector: input (row + ty * dil_h, col + tx * dil_w) -> column block `slot`.
@@ -34,13 +41,6 @@ void copy_tap(Builder& b, const Img2colSpec& spec, const Pixel& pix, std::pair<s
 }
 
 }  // namespace
-
-void check_arch(const Img2colSpec& spec, const arch::ArchTarget& target) {
-  if (spec.block % target.wave_size != 0) {
-    spec.fail("block", util::cat("must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
-                                 target.name));
-  }
-}
 
 KernelDef build(const Img2colSpec& spec, std::string_view arch) {
   const arch::ArchTarget& target = arch::get_arch(arch);

@@ -86,6 +86,23 @@ class Thread:
     k_abs: list[Value]  # per channel: absolute output channel
 
 
+@dataclass(frozen=True)
+class Params:
+    """The kernel's parameters, in signature order (bias only with spec.bias, k and g only for a
+    grouped kernel)."""
+
+    input: Value
+    weight: Value
+    bias: Value | None
+    output: Value
+    n: Value
+    h: Value
+    w: Value
+    c: Value
+    k: Value | None
+    g: Value | None
+
+
 def _tap_offsets(b: Builder, spec: ConvDirectFwdSpec, tap: Value) -> tuple[Value | None, Value | None]:
     """(ty * dil_h, tx * dil_w) of a device tap index; None for a filter dimension of size 1."""
     if spec.filter_x == 1:
@@ -115,6 +132,13 @@ def _input_offsets(b: Builder, spec: ConvDirectFwdSpec, th: Thread, sizes: Sizes
         index = pix.base if delta is None else b.add(pix.base, delta)
         offsets.append(masked_offset(b, ok, index, esize))
     return offsets
+
+
+def _lanes_of(b: Builder, value: Value, lanes: int) -> list[Value]:
+    """The scalars of a vector (the value itself for one lane)."""
+    if lanes == 1:
+        return [value]
+    return [b.extract(value, lane) for lane in range(lanes)]
 
 
 def _grouped_step(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Value], x_offs: list[Value],
@@ -163,19 +187,13 @@ def _depthwise_tap(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Valu
     return out
 
 
-def _lanes_of(b: Builder, value: Value, lanes: int) -> list[Value]:
-    """The scalars of a vector (the value itself for one lane)."""
-    if lanes == 1:
-        return [value]
-    return [b.extract(value, lane) for lane in range(lanes)]
-
-
-def _epilogue(b: Builder, spec: ConvDirectFwdSpec, th: Thread, sizes: Sizes, params: dict[str, Value],
+def _epilogue(b: Builder, spec: ConvDirectFwdSpec, th: Thread, sizes: Sizes, params: Params,
               out_rsrc: Value, accs: list[Value], elem: ScalarType, esize: int) -> None:
     """bias, relu, rounding and the guarded stores of every pixel's channels."""
     biases: list[Value] = []
     if spec.bias:
-        bias_rsrc = buffer_rsrc(b, params["bias"], sizes.kout, esize, name="bias_rsrc")
+        assert params.bias is not None
+        bias_rsrc = buffer_rsrc(b, params.bias, sizes.kout, esize, name="bias_rsrc")
         for ok, k in zip(th.k_ok, th.k_abs, strict=True):
             raw = b.buffer_load(bias_rsrc, masked_offset(b, ok, k, esize), elem, name="bias")
             biases.append(to_f32(b, raw, elem, 1, name="bias_f32"))
@@ -212,17 +230,19 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     elem = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     b = Builder(spec.kernel_name(), max_workgroup_size=spec.threads)
-    params = {
-        "input": b.param("input", ptr(elem, "global"), noalias=True, readonly=True),
-        "weight": b.param("weight", ptr(elem, "global"), noalias=True, readonly=True),
-    }
-    if spec.bias:
-        params["bias"] = b.param("bias", ptr(elem, "global"), noalias=True, readonly=True)
-    params["output"] = b.param("output", ptr(elem, "global"), noalias=True, writeonly=True)
-    names = ("n", "h", "w", "c") if spec.depthwise else ("n", "h", "w", "c", "k", "g")
-    for name in names:
-        params[name] = b.param(name, i32)
-    n, h, w, c = params["n"], params["h"], params["w"], params["c"]
+    params = Params(
+        input=b.param("input", ptr(elem, "global"), noalias=True, readonly=True),
+        weight=b.param("weight", ptr(elem, "global"), noalias=True, readonly=True),
+        bias=b.param("bias", ptr(elem, "global"), noalias=True, readonly=True) if spec.bias else None,
+        output=b.param("output", ptr(elem, "global"), noalias=True, writeonly=True),
+        n=b.param("n", i32),
+        h=b.param("h", i32),
+        w=b.param("w", i32),
+        c=b.param("c", i32),
+        k=None if spec.depthwise else b.param("k", i32),
+        g=None if spec.depthwise else b.param("g", i32),
+    )
+    n, h, w, c = params.n, params.h, params.w, params.c
 
     ho, wo = out_dims(b, spec, h, w)
     total = b.mul(b.mul(n, ho), wo, name="pixels")
@@ -233,9 +253,10 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         group_c: Value | None = None
     else:
         grp = b.block_id_z(name="grp")
-        cg = b.divu(c, params["g"], name="cg")
-        kg = b.divu(params["k"], params["g"], name="kg")
-        sizes = Sizes(h, w, c, params["k"], cg, kg, wc)
+        assert params.k is not None and params.g is not None
+        cg = b.divu(c, params.g, name="cg")
+        kg = b.divu(params.k, params.g, name="kg")
+        sizes = Sizes(h, w, c, params.k, cg, kg, wc)
         group_k = b.mul(grp, kg, name="grp_k")
         group_c = b.mul(grp, cg, name="grp_c")
     tid = b.thread_id_x(name="tid")
@@ -259,11 +280,11 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         k_abs.append(add_i32(b, k_base, j))
     th = Thread(pixels, rows, k_first, k_ok, k_abs)
 
-    in_rsrc = buffer_rsrc(b, params["input"], b.mul(b.mul(n, h), wc), esize, name="in_rsrc")
+    in_rsrc = buffer_rsrc(b, params.input, b.mul(b.mul(n, h), wc), esize, name="in_rsrc")
     # weight rows: taps * cg elements per output channel (depthwise: taps)
     row_len = const_i32(b, spec.taps) if sizes.cg is None else mul_i32(b, sizes.cg, spec.taps)
-    w_rsrc = buffer_rsrc(b, params["weight"], b.mul(sizes.kout, row_len), esize, name="w_rsrc")
-    out_rsrc = buffer_rsrc(b, params["output"], b.mul(total, sizes.kout), esize, name="y_rsrc")
+    w_rsrc = buffer_rsrc(b, params.weight, b.mul(sizes.kout, row_len), esize, name="w_rsrc")
+    out_rsrc = buffer_rsrc(b, params.output, b.mul(total, sizes.kout), esize, name="y_rsrc")
     w_rows = [masked_offset(b, ok, b.mul(k, row_len), esize) for ok, k in zip(k_ok, k_abs, strict=True)]
     tap_bytes = const_i32(b, esize) if sizes.cg is None else mul_i32(b, sizes.cg, esize)
     rsrcs = (in_rsrc, w_rsrc)

@@ -50,6 +50,24 @@ def check_arch(spec: Img2colSpec, target: ArchTarget) -> None:
         spec.fail("block", f"must be a multiple of the wave size {target.wave_size} of {target.name}")
 
 
+def _copy_tap(b: Builder, spec: Img2colSpec, pix: Pixel, tap: tuple[int, int], slot: int,
+              sizes: tuple[Value, Value, Value, Value], copy: TapCopy, fault: str) -> None:
+    """Copy one tap's vector: input (row + ty * dil_h, col + tx * dil_w) -> column block `slot`."""
+    ty, tx = tap
+    h, w, row_step, col_step = sizes
+    hi = add_i32(b, pix.row, ty * spec.dil_h)
+    wi = add_i32(b, pix.col, tx * spec.dil_w)
+    ok = pix.ok if fault == "no_pad_fill" else inside(b, pix, hi, wi, h, w)
+    index = pix.base
+    if ty != 0:
+        index = b.add(index, mul_i32(b, row_step, ty))
+    if tx != 0:
+        index = b.add(index, mul_i32(b, col_step, tx))
+    value = b.buffer_load(copy.src, masked_offset(b, ok, index, copy.esize), copy.vtype, name="vals")
+    dst = copy.dst0 if slot == 0 else b.add(copy.dst0, mul_i32(b, copy.tap_bytes, slot))
+    b.buffer_store(copy.dst, dst, value)
+
+
 def build(spec: Img2colSpec, arch: str, *, _fault: str = "") -> KernelDef:
     """The verified kernel for spec on arch; SpecError when the arch refuses the spec."""
     if _fault not in FAULTS:
@@ -92,25 +110,7 @@ def build(spec: Img2colSpec, arch: str, *, _fault: str = "") -> KernelDef:
         for tx in range(spec.filter_x):
             tap = ty * spec.filter_x + tx
             slot = spec.taps - 1 - tap if _fault == "reverse_taps" else tap
-            _copy_tap(b, spec, pix, (ty, tx), slot, (h, w, row_step, col_step), copy, _fault == "no_pad_fill")
+            _copy_tap(b, spec, pix, (ty, tx), slot, (h, w, row_step, col_step), copy, _fault)
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel
-
-
-def _copy_tap(b: Builder, spec: Img2colSpec, pix: Pixel, tap: tuple[int, int], slot: int,
-              sizes: tuple[Value, Value, Value, Value], copy: TapCopy, no_bounds: bool) -> None:
-    """Copy one tap's vector: input (row + ty * dil_h, col + tx * dil_w) -> column block `slot`."""
-    ty, tx = tap
-    h, w, row_step, col_step = sizes
-    hi = add_i32(b, pix.row, ty * spec.dil_h)
-    wi = add_i32(b, pix.col, tx * spec.dil_w)
-    ok = pix.ok if no_bounds else inside(b, pix, hi, wi, h, w)
-    index = pix.base
-    if ty != 0:
-        index = b.add(index, mul_i32(b, row_step, ty))
-    if tx != 0:
-        index = b.add(index, mul_i32(b, col_step, tx))
-    value = b.buffer_load(copy.src, masked_offset(b, ok, index, copy.esize), copy.vtype, name="vals")
-    dst = copy.dst0 if slot == 0 else b.add(copy.dst0, mul_i32(b, copy.tap_bytes, slot))
-    b.buffer_store(copy.dst, dst, value)

@@ -1,5 +1,6 @@
 // rocKE C++ engine: the gemm family's builder twin.
-// Python twin: rocke/families/gemm/builder.py (function for function, same op order and hints)
+// Python twin: rocke/families/gemm/builder.py (function for function, same op order and hints; the
+// test-only faults of the Python builder are not twinned: configs, goldens and C++ never use them)
 //
 // Workgroup (x, y) owns the tile C[y*bm .. +bm, x*bn .. +bn]; wave w owns the sub-tile at
 // (w / wn, w % wn) and accumulates rep_m x rep_n MMA atoms in f32. Per K tile of bk: every thread
@@ -10,7 +11,6 @@
 // elements get an out-of-range offset and drop.
 #pragma once
 
-#include <array>
 #include <string>
 #include <string_view>
 
@@ -19,12 +19,9 @@
 
 namespace rocke::families::gemm {
 
-// Test-only broken variants ("" is the real kernel).
-inline constexpr std::array<std::string_view, 4> FAULTS = {"", "transpose_a_frag", "drop_col_mask", "alpha_squared"};
-
 // The verified kernel for spec on arch; SpecError when the arch refuses the spec, UnknownArchError
-// for an unknown arch, ValueError for an unknown fault.
-ir::KernelDef build(const GemmSpec& spec, std::string_view arch, std::string_view fault = "");
+// for an unknown arch.
+ir::KernelDef build(const GemmSpec& spec, std::string_view arch);
 
 // The registry's entry point: GemmSpec::from_kv(kv), then build(spec, arch).
 ir::KernelDef build_kv(std::string_view kv, std::string_view arch);

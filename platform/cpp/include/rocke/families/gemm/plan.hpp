@@ -47,8 +47,7 @@ struct GemmPlan {
   std::int64_t lds_bytes = 0;
 };
 
-// The plan, or SpecError for a spec the arch refuses. transpose_a (tests only) reads the A fragment
-// with its row and column formulas swapped.
-GemmPlan plan_gemm(const GemmSpec& spec, const arch::ArchTarget& target, bool transpose_a = false);
+// The plan, or SpecError for a spec the arch refuses.
+GemmPlan plan_gemm(const GemmSpec& spec, const arch::ArchTarget& target);
 
 }  // namespace rocke::families::gemm

@@ -44,6 +44,21 @@ struct Thread {
   ir::Values k_abs;          // per channel: absolute output channel
 };
 
+// The kernel's parameters, in signature order (bias only with spec.bias, k and g only for a
+// grouped kernel; nullptr otherwise).
+struct Params {
+  ir::Value* input = nullptr;
+  ir::Value* weight = nullptr;
+  ir::Value* bias = nullptr;
+  ir::Value* output = nullptr;
+  ir::Value* n = nullptr;
+  ir::Value* h = nullptr;
+  ir::Value* w = nullptr;
+  ir::Value* c = nullptr;
+  ir::Value* k = nullptr;
+  ir::Value* g = nullptr;
+};
+
 // The arch-dependent rules (SpecError).
 void check_arch(const ConvDirectFwdSpec& spec, const arch::ArchTarget& target);
 
