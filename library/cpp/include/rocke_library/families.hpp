@@ -10,9 +10,7 @@
 
 namespace rocke::library {
 
-inline constexpr const char* OWNER = "rocke-library";
-
-// Add conv_direct_fwd and img2col (owner "rocke-library"): spec fields, builder, normalizer.
+// Add every family library defines (conv_direct_fwd, img2col), each through its register_family.
 void register_library_families(families::FamilyRegistry& registry);
 
 // The process-wide registry (platform's families) with library's families added, once.

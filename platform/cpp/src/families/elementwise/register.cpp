@@ -1,4 +1,4 @@
-// Python twin: the elementwise Family of rocke/families/platform_families.py (provide)
+// Python twin: rocke/families/elementwise/family.py (FAMILY)
 #include "rocke/families/elementwise/register.hpp"
 
 #include "rocke/families/elementwise/builder.hpp"

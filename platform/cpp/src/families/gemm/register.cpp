@@ -1,4 +1,4 @@
-// Python twin: the gemm Family of rocke/families/platform_families.py (provide)
+// Python twin: rocke/families/gemm/family.py (FAMILY)
 #include "rocke/families/gemm/register.hpp"
 
 #include "rocke/families/gemm/builder.hpp"

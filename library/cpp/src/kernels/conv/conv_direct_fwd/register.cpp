@@ -1,7 +1,6 @@
-// Python twin: the conv_direct_fwd Family of rocke_library/families.py (defined)
+// Python twin: rocke_library/kernels/conv/conv_direct_fwd/family.py (FAMILY)
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
 
-#include "rocke_library/families.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/builder.hpp"
 
 namespace rocke::library::kernels::conv::conv_direct_fwd {
@@ -9,7 +8,7 @@ namespace rocke::library::kernels::conv::conv_direct_fwd {
 void register_family(families::FamilyRegistry& registry) {
   registry.add(families::Family{
       .name = "conv_direct_fwd",
-      .owner = OWNER,
+      .owner = "rocke-library",
       .fields = ConvDirectFwdSpec::field_types(),
       .build = [](std::string_view kv, std::string_view arch) { return build_kv(kv, arch); },
       .normalize = [](std::string_view kv) { return ConvDirectFwdSpec::from_kv(kv).to_kv(); },

@@ -1,5 +1,5 @@
 // rocKE C++ engine: the elementwise family's entry in the C++ family registry.
-// Python twin: the elementwise Family of rocke/families/platform_families.py (provide)
+// Python twin: rocke/families/elementwise/family.py (FAMILY)
 #pragma once
 
 #include "rocke/families/registry.hpp"

@@ -1,5 +1,5 @@
 // rocKE C++ engine: the gemm family's entry in the C++ family registry.
-// Python twin: the gemm Family of rocke/families/platform_families.py (provide)
+// Python twin: rocke/families/gemm/family.py (FAMILY)
 #pragma once
 
 #include "rocke/families/registry.hpp"

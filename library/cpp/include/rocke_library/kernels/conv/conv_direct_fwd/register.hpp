@@ -1,5 +1,5 @@
 // rocKE library: the conv_direct_fwd family's entry in the C++ family registry.
-// Python twin: the conv_direct_fwd Family of rocke_library/families.py (defined)
+// Python twin: rocke_library/kernels/conv/conv_direct_fwd/family.py (FAMILY)
 #pragma once
 
 #include "rocke/families/registry.hpp"

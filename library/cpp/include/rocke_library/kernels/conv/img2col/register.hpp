@@ -1,5 +1,5 @@
 // rocKE library: the img2col family's entry in the C++ family registry.
-// Python twin: the img2col Family of rocke_library/families.py (defined)
+// Python twin: rocke_library/kernels/conv/img2col/family.py (FAMILY)
 #pragma once
 
 #include "rocke/families/registry.hpp"
