@@ -19,3 +19,11 @@ def test_library_engine_links_the_installed_core():
 
 def test_platform_discovers_library_through_entry_points():
     assert {"rocke", "rocke_library"} <= set(providers())
+
+
+def test_every_cpp_file_sits_in_its_python_twins_package_folder():
+    from pathlib import Path
+
+    from rocke.gates.conformance import cpp_layout_problems
+
+    assert cpp_layout_problems(Path(__file__).resolve().parents[1] / "cpp", "rocke_library") == []
