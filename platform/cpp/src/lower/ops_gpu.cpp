@@ -32,10 +32,45 @@ void lower_id(FunctionEmitter& em, const ir::Op& op) {
   em.call_named(util::cat(prefix, dim), {}, name);
 }
 
+}  // namespace
+
+std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optional<std::string> result) {
+  auto [offset, align] = dispatch_workgroup_size(dim);
+  std::string packet = em.temp();
+  std::string field = em.temp();
+  std::string size = em.temp();
+  if (!result.has_value()) result = em.temp();
+  std::string constant = pointer_text("constant");
+  em.call_named("llvm.amdgcn.dispatch.ptr", {}, packet);
+  em.emit(util::cat(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", std::to_string(offset)));
+  em.emit(util::cat(size, " = load i16, ", constant, " ", field, ", align ", std::to_string(align)));
+  em.emit(util::cat(*result, " = zext i16 ", size, " to i32"));
+  return *result;
+}
+
+namespace {
+
 void lower_block_dim(FunctionEmitter& em, const ir::Op& op) {
   std::string name = em.bind(*op.results[0]);
   emit_block_dim(em, std::string_view(op.opcode).substr(op.opcode.size() - 1), name);
 }
+
+}  // namespace
+
+std::string emit_lane_id(FunctionEmitter& em, std::optional<std::string> result) {
+  if (em.arch.wave_size == 32) {
+    if (!result.has_value()) result = em.temp();
+    em.call_named("llvm.amdgcn.mbcnt.lo", {"-1", "0"}, result);
+    return *result;
+  }
+  std::string low = em.temp();
+  if (!result.has_value()) result = em.temp();
+  em.call_named("llvm.amdgcn.mbcnt.lo", {"-1", "0"}, low);
+  em.call_named("llvm.amdgcn.mbcnt.hi", {"-1", low}, result);
+  return *result;
+}
+
+namespace {
 
 void lower_lane_id(FunctionEmitter& em, const ir::Op& op) { emit_lane_id(em, em.bind(*op.results[0])); }
 
@@ -81,33 +116,6 @@ Lowerings build() {
 }
 
 }  // namespace
-
-std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optional<std::string> result) {
-  auto [offset, align] = dispatch_workgroup_size(dim);
-  std::string packet = em.temp();
-  std::string field = em.temp();
-  std::string size = em.temp();
-  if (!result.has_value()) result = em.temp();
-  std::string constant = pointer_text("constant");
-  em.call_named("llvm.amdgcn.dispatch.ptr", {}, packet);
-  em.emit(util::cat(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", std::to_string(offset)));
-  em.emit(util::cat(size, " = load i16, ", constant, " ", field, ", align ", std::to_string(align)));
-  em.emit(util::cat(*result, " = zext i16 ", size, " to i32"));
-  return *result;
-}
-
-std::string emit_lane_id(FunctionEmitter& em, std::optional<std::string> result) {
-  if (em.arch.wave_size == 32) {
-    if (!result.has_value()) result = em.temp();
-    em.call_named("llvm.amdgcn.mbcnt.lo", {"-1", "0"}, result);
-    return *result;
-  }
-  std::string low = em.temp();
-  if (!result.has_value()) result = em.temp();
-  em.call_named("llvm.amdgcn.mbcnt.lo", {"-1", "0"}, low);
-  em.call_named("llvm.amdgcn.mbcnt.hi", {"-1", low}, result);
-  return *result;
-}
 
 const Lowerings& lowerings() {
   static const Lowerings table = build();

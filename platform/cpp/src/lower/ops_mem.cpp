@@ -18,6 +18,18 @@ constexpr std::string_view BUFFER_SIZES_TEXT = "1, 2, 4, 8, 12 or 16";
 
 std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
 
+}  // namespace
+
+std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
+                     std::optional<std::string> result) {
+  if (!result.has_value()) result = em.temp();
+  em.emit(util::cat(*result, " = getelementptr inbounds ", gep_type(pointee_of(ptr.type)), ", ", em.typed(ptr), ", ",
+                    em.typed(index)));
+  return *result;
+}
+
+namespace {
+
 // The align attribute, or what the pointer guarantees (the pointee's natural alignment).
 std::int64_t access_align(const ir::Op& op, const ir::Value& ptr) {
   std::int64_t align = int_attr(op, "align");
@@ -136,14 +148,6 @@ Lowerings build() {
 }
 
 }  // namespace
-
-std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
-                     std::optional<std::string> result) {
-  if (!result.has_value()) result = em.temp();
-  em.emit(util::cat(*result, " = getelementptr inbounds ", gep_type(pointee_of(ptr.type)), ", ", em.typed(ptr), ", ",
-                    em.typed(index)));
-  return *result;
-}
 
 const Lowerings& lowerings() {
   static const Lowerings table = build();
