@@ -15,6 +15,7 @@ import hashlib
 import re
 from typing import Any, ClassVar, Self
 
+from rocke.arch import ArchTarget
 from rocke.helpers.dtypes import FLOAT_DTYPES, elem_bytes
 
 # The spellings of int and str field values (the config loader checks lines with the same rules).
@@ -78,7 +79,8 @@ class Spec:
         return f"{self.FAMILY}_{self.digest()[:10]}"
 
 
-# Rules shared by family specs; a spec's check() calls them in its own rule order. C++ twins: the
+# Rules shared by family specs; a spec's check() (check_wave_multiple: a builder's check_arch) calls
+# them in its own rule order. C++ twins: the
 # templates of the same names in rocke/families/spec.hpp.
 VEC_WIDTHS = (1, 2, 4, 8)
 MAX_ACCESS_BYTES = 16  # the widest buffer access (dwordx4)
@@ -106,6 +108,13 @@ def check_threads(spec: Spec, field: str, threads: int, what: str = "") -> None:
     names field, and `what` (e.g. how threads is computed) prefixes the rule."""
     if threads < THREAD_STEP or threads > MAX_THREADS or threads % THREAD_STEP != 0:
         spec.fail(field, f"{what}must be a multiple of {THREAD_STEP} in {THREAD_STEP}..{MAX_THREADS}")
+
+
+def check_wave_multiple(spec: Spec, field: str, threads: int, target: ArchTarget, what: str = "") -> None:
+    """threads is a multiple of the target's wave size (the arch-dependent half of check_threads,
+    run by a builder's check_arch); a failure names field, and `what` prefixes the rule."""
+    if threads % target.wave_size != 0:
+        spec.fail(field, f"{what}must be a multiple of the wave size {target.wave_size} of {target.name}")
 
 
 def _format_value(value: Any) -> str:

@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "rocke/arch/target.hpp"
 #include "rocke/errors.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/helpers/dtypes.hpp"
@@ -178,6 +179,18 @@ void check_threads(const S& spec, std::string_view field, std::int64_t threads, 
   if (threads < THREAD_STEP || threads > MAX_THREADS || threads % THREAD_STEP != 0) {
     spec.fail(field, util::cat(what, "must be a multiple of ", std::to_string(THREAD_STEP), " in ",
                                std::to_string(THREAD_STEP), "..", std::to_string(MAX_THREADS)));
+  }
+}
+
+// Python: check_wave_multiple -- threads is a multiple of the target's wave size (the arch-dependent
+// half of check_threads, run by a builder's check_arch); a failure names field, and what prefixes
+// the rule.
+template <class S>
+void check_wave_multiple(const S& spec, std::string_view field, std::int64_t threads, const arch::ArchTarget& target,
+                         std::string_view what = "") {
+  if (threads % target.wave_size != 0) {
+    spec.fail(field, util::cat(what, "must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
+                               target.name));
   }
 }
 

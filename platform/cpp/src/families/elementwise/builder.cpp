@@ -17,10 +17,7 @@ using ir::Values;
 using namespace rocke::helpers;
 
 void check_arch(const ElementwiseSpec& spec, const arch::ArchTarget& target) {
-  if (spec.block % target.wave_size != 0) {
-    spec.fail("block", util::cat("must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
-                                 target.name));
-  }
+  check_wave_multiple(spec, "block", spec.block, target);
 }
 
 Value* apply_op(Builder& b, std::string_view op, const Values& args, std::int64_t lanes) {

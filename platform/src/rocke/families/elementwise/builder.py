@@ -8,6 +8,7 @@ else one bounds-checked element at a time (out-of-range elements read 0, stores 
 from __future__ import annotations
 
 from rocke.arch import ArchTarget, get_arch
+from rocke.families.spec import check_wave_multiple
 from rocke.helpers import (
     add_i32,
     buffer_rsrc,
@@ -33,8 +34,7 @@ FAULTS = ("", "drop_tail", "shift_input")  # test-only broken variants (negative
 
 def check_arch(spec: ElementwiseSpec, target: ArchTarget) -> None:
     """The arch-dependent rules (SpecError)."""
-    if spec.block % target.wave_size != 0:
-        spec.fail("block", f"must be a multiple of the wave size {target.wave_size} of {target.name}")
+    check_wave_multiple(spec, "block", spec.block, target)
 
 
 def apply_op(b: Builder, op: str, args: list[Value], lanes: int) -> Value:

@@ -20,11 +20,10 @@ using ir::Values;
 using namespace rocke::helpers;
 
 void check_arch(const ConvDirectFwdSpec& spec, const arch::ArchTarget& target) {
-  if (spec.threads() % target.wave_size != 0) {
-    spec.fail("tile_p", util::cat("(tile_p / thread_p) * (tile_k / thread_k) = ", std::to_string(spec.threads()),
-                                  " threads; must be a multiple of the wave size ", std::to_string(target.wave_size),
-                                  " of ", target.name));
-  }
+  std::int64_t threads = spec.threads();
+  families::check_wave_multiple(spec, "tile_p", threads, target,
+                                util::cat("(tile_p / thread_p) * (tile_k / thread_k) = ", std::to_string(threads),
+                                          " threads; "));
 }
 
 std::int64_t store_width(const ConvDirectFwdSpec& spec) {

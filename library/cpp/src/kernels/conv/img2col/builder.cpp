@@ -16,10 +16,7 @@ using ir::Value;
 using namespace rocke::helpers;
 
 void check_arch(const Img2colSpec& spec, const arch::ArchTarget& target) {
-  if (spec.block % target.wave_size != 0) {
-    spec.fail("block", util::cat("must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
-                                 target.name));
-  }
+  families::check_wave_multiple(spec, "block", spec.block, target);
 }
 
 namespace {

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rocke.arch import ArchTarget, get_arch
+from rocke.families.spec import check_wave_multiple
 from rocke.helpers import (
     add_i32,
     buffer_rsrc,
@@ -52,9 +53,9 @@ MAX_STORE_BYTES = 16
 
 def check_arch(spec: ConvDirectFwdSpec, target: ArchTarget) -> None:
     """The arch-dependent rules (SpecError)."""
-    if spec.threads % target.wave_size != 0:
-        spec.fail("tile_p", f"(tile_p / thread_p) * (tile_k / thread_k) = {spec.threads} threads; must be a "
-                            f"multiple of the wave size {target.wave_size} of {target.name}")
+    threads = spec.threads
+    what = f"(tile_p / thread_p) * (tile_k / thread_k) = {threads} threads; "
+    check_wave_multiple(spec, "tile_p", threads, target, what)
 
 
 def store_width(spec: ConvDirectFwdSpec) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rocke.arch import ArchTarget, get_arch
+from rocke.families.spec import check_wave_multiple
 from rocke.helpers import (
     add_i32,
     buffer_rsrc,
@@ -46,8 +47,7 @@ class TapCopy:
 
 def check_arch(spec: Img2colSpec, target: ArchTarget) -> None:
     """The arch-dependent rules (SpecError)."""
-    if spec.block % target.wave_size != 0:
-        spec.fail("block", f"must be a multiple of the wave size {target.wave_size} of {target.name}")
+    check_wave_multiple(spec, "block", spec.block, target)
 
 
 def _copy_tap(b: Builder, spec: Img2colSpec, pix: Pixel, tap: tuple[int, int], slot: int,
