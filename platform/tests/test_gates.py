@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -271,3 +272,146 @@ def test_timing_table_lists_families(toy):
     assert "toy" in progress.timing_table() and "total (wall)" in progress.timing_table()
 
 
+# --- gate holes: each planted fault fails loudly -------------------------------------------------
+
+
+def test_cpp_engine_crash_is_a_crash_verdict(toy, capsys):
+    def crashing(name, kv, arch):
+        raise RuntimeError("planted crash in the C++ twin")
+
+    sys.modules["toy_cpp"].build_family = crashing
+    status = _parity()
+    assert not status.ok
+    assert [v.verdict for v in status.verdicts] == ["crash", "crash", "crash"]
+    assert "cpp: RuntimeError: planted crash in the C++ twin" in status.verdicts[0].detail
+    from rocke.cli import main
+
+    assert main(["check", "parity", "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "toy                      FAILED  3 crash" in out and "parity: FAILED toy" in out
+
+
+def test_python_builder_crash_fails_parity_and_golden(toy, monkeypatch):
+    def crashing(spec, arch):
+        if spec.scale == 3:
+            raise ZeroDivisionError("planted crash in the Python builder")
+        return build_toy(spec, arch)
+
+    golden.bless(root=toy.root)
+    monkeypatch.setattr(registry, "providers",
+                        lambda: {"toy": lambda: [dataclasses.replace(toy.family, build=crashing)]})
+    status = _parity()
+    assert [v.verdict for v in status.verdicts] == ["identical", "crash", "refused-identical"]
+    assert "python: ZeroDivisionError: planted crash" in status.verdicts[1].detail and not status.ok
+    problems, _ = golden.check_golden(root=toy.root, quiet=True)
+    assert problems[0] == "toy: [gfx1100 scale=3] crash: ZeroDivisionError: planted crash in the Python builder"
+    with pytest.raises(RuntimeError, match="cannot bless toy"):
+        golden.bless(root=toy.root)
+
+
+def test_native_crash_record_is_a_crash_verdict(toy):
+    """A native stream that ends early leaves the last configs without a record: a crash, not a pass."""
+    toy.stream.write_bytes(_native_stream("gfx942 scale=2\n"))
+    status = _parity()
+    assert [v.verdict for v in status.verdicts][1:] == ["crash", "crash"]
+    assert status.verdicts[1].detail == "native: no native record for this config"
+
+
+def test_all_refused_family_fails_under_every_shard(toy):
+    configs = "refuse gfx942 scale=9\nrefuse gfx950 scale=10\n"
+    (toy.pkg / "toy.cfg").write_text(configs)
+    toy.stream.write_bytes(_native_stream(configs))
+    for index in range(3):
+        statuses, _ = parity.run_parity(shard=parity.Shard(index, 3), quiet=True)
+        (status,) = statuses
+        assert not status.ok, index
+        assert "every config is refused: the family builds nothing" in status.problems
+
+
+def test_shard_holding_none_of_a_familys_configs_passes_it(toy):
+    statuses, _ = parity.run_parity(shard=parity.Shard(4, 5), quiet=True)
+    (status,) = statuses
+    assert status.outside_shard and status.verdicts == [] and status.ok
+    assert "toy                      ok      no configs in this shard" in parity.format_report(statuses)
+    statuses, _ = parity.run_parity(shard=parity.Shard(1, 5), quiet=True)
+    assert [v.verdict for v in statuses[0].verdicts] == ["identical"] and statuses[0].ok
+
+
+def test_empty_config_file_is_an_error_of_every_gate(toy):
+    (toy.pkg / "toy.cfg").write_text("# nothing\n")
+    for gate in (lambda: parity.run_parity(quiet=True), lambda: golden.check_golden(root=toy.root, quiet=True),
+                 lambda: parity.run_parity(shard=parity.Shard(1, 2), quiet=True)):
+        with pytest.raises(ValueError, match=r"^toy\.cfg: no configs$"):
+            gate()
+
+
+@pytest.mark.parametrize("missing", ["spec", "build"])
+def test_family_without_spec_or_build_fails_every_gate(toy, monkeypatch, capsys, missing):
+    from rocke.cli import main
+    from rocke.gates import validity
+    from rocke.gates.runner import IncompleteFamilyError
+
+    broken = dataclasses.replace(toy.family, name="broken", **{missing: None})
+    monkeypatch.setattr(registry, "providers", lambda: {"toy": lambda: [toy.family, broken]})
+    message = f"family 'broken' (owner toy-dist) is registered without {missing}: no gate can check it"
+    for gate in (lambda: parity.run_parity(quiet=True), lambda: golden.check_golden(root=toy.root, quiet=True),
+                 lambda: validity.run_validity(quiet=True), lambda: golden.bless(root=toy.root)):
+        with pytest.raises(IncompleteFamilyError, match=re.escape(message)):
+            gate()
+    for gate in ("parity", "golden", "validity"):
+        assert main(["check", gate, "--quiet"]) == 2
+        assert capsys.readouterr().err == f"rocke check: error: {message}\n"
+    statuses, _ = parity.run_parity(["toy"], quiet=True)  # --only the complete family still works
+    assert statuses[0].ok
+
+
+def test_golden_with_no_families_fails(monkeypatch, capsys):
+    from rocke.cli import main
+
+    monkeypatch.setattr(registry, "providers", lambda: {})
+    problems, _ = golden.check_golden(quiet=True)
+    assert problems == ["no families registered: nothing was checked"]
+    assert main(["check", "golden", "--quiet"]) == 1
+    assert "golden: FAILED (1 problems)" in capsys.readouterr().out
+
+
+def test_golden_shards_split_the_configs_and_each_sees_the_whole_file_checks(toy, capsys):
+    from rocke.cli import main
+
+    golden.bless(root=toy.root)
+    path = toy.pkg / "toy.golden.json"
+    data = json.loads(path.read_text())
+    data["configs"]["gfx1100 scale=3"]["ir"] = "0" * 64  # config 1 of 3
+    path.write_text(json.dumps(data))
+    first, _ = golden.check_golden(root=toy.root, shard=parity.Shard(0, 2), quiet=True)
+    second, _ = golden.check_golden(root=toy.root, shard=parity.Shard(1, 2), quiet=True)
+    assert first == [] and second == ["toy: changed output [gfx1100 scale=3]: ir"]
+    data["configs"]["gfx1201 scale=5"] = {"ir": "0" * 64}  # in the golden, not in the config file
+    path.write_text(json.dumps(data))
+    for index in (0, 1):
+        problems, _ = golden.check_golden(root=toy.root, shard=parity.Shard(index, 2), quiet=True)
+        assert "toy: golden has a config the file lacks [gfx1201 scale=5]" in problems
+    assert main(["check", "golden", "--root", str(toy.root), "--shard", "1/2", "--quiet"]) == 1
+    assert "golden: toy: changed output [gfx1100 scale=3]: ir" in capsys.readouterr().out
+
+
+def test_native_emitter_next_to_the_interpreter_wins_over_path(toy, tmp_path, monkeypatch):
+    """`VENV/bin/rocke` with VENV not activated: the emitter is taken from the interpreter's scripts dir."""
+    scripts = tmp_path / "venv-bin"
+    scripts.mkdir()
+    planted = scripts / "toy-emit"
+    planted.write_text((tmp_path / "bin" / "toy-emit").read_text())
+    planted.chmod(0o755)
+    monkeypatch.setattr(emitters.sysconfig, "get_path", lambda name: str(scripts))
+    assert emitters.find_native_emitter("toy-emit") == planted
+    status = _parity()
+    assert status.ok and status.native == str(planted)
+    assert f"  native emitter: {planted}" in parity.format_report([status])
+    planted.unlink()  # then the one on PATH
+    assert emitters.find_native_emitter("toy-emit") == tmp_path / "bin" / "toy-emit"
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    monkeypatch.setattr(emitters.sys, "executable", str(tmp_path / "nowhere" / "python"))
+    with pytest.raises(FrameError, match="native emitter 'toy-emit' not found in"):
+        emitters.find_native_emitter("toy-emit")
+    status = _parity()
+    assert not status.ok and status.problems[0].startswith("native emitter: native emitter 'toy-emit' not found")

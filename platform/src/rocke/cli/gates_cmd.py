@@ -43,9 +43,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"parity: {'FAILED ' + ', '.join(failed) if failed else 'ok'} ({len(statuses)} families)")
         return 1 if failed else 0
     if args.gate == "golden":
-        if args.shard:
-            raise ValueError("--shard applies to parity and validity only")
-        problems, progress = check_golden(args.only, jobs=args.jobs, root=args.root, quiet=args.quiet)
+        problems, progress = check_golden(args.only, jobs=args.jobs, root=args.root, shard=args.shard,
+                                          quiet=args.quiet)
         for problem in problems:
             print(f"golden: {problem}")
         print(progress.timing_table())

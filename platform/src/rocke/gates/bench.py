@@ -8,7 +8,6 @@ See docs/performance.md for how to read the output.
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import time
 from collections.abc import Callable
@@ -17,7 +16,8 @@ from typing import Any
 from rocke.engine import native_engine
 from rocke.families import Family
 from rocke.families.configs import family_configs
-from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python
+from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python, find_native_emitter
+from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
 from rocke.gates.parity import run_parity
 from rocke.gates.runner import select_families
@@ -57,8 +57,10 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        if shutil.which(family.native_emitter) is None:
-            raise BenchError(f"native emitter {family.native_emitter} not on PATH")
+        try:
+            find_native_emitter(family.native_emitter)
+        except FrameError as exc:
+            raise BenchError(str(exc)) from None
         all_configs = len(family_configs(family))
         native = median_seconds(lambda f=family: emit_native(f), runs=max(1, runs // 2)) / all_configs
         py_med, cpp_med = statistics.median(py), statistics.median(cpp)

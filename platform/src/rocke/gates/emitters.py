@@ -7,9 +7,13 @@ flavor, or a refusal message, or a crash (anything unexpected).
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import subprocess
+import sys
+import sysconfig
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rocke.engine import native_engine
 from rocke.families import Family, SpecError
@@ -62,12 +66,33 @@ def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAV
     return Emission(ir=ir, ll=ll)
 
 
+def emitter_search_dirs() -> list[Path]:
+    """Where native emitters are looked for, in order: the scripts directory of the running
+    interpreter's installation (where its wheels put them), the directory of the interpreter itself,
+    then PATH. So `VENV/bin/rocke` finds VENV's emitters without the venv being activated."""
+    dirs = [Path(sysconfig.get_path("scripts")), Path(sys.executable).parent]
+    dirs += [Path(entry) for entry in os.environ.get("PATH", "").split(os.pathsep) if entry]
+    unique: list[Path] = []
+    for directory in dirs:
+        if directory not in unique:
+            unique.append(directory)
+    return unique
+
+
+def find_native_emitter(name: str) -> Path:
+    """The native emitter executable `name`, from :func:`emitter_search_dirs`; FrameError if absent."""
+    dirs = emitter_search_dirs()
+    for directory in dirs:
+        found = shutil.which(name, path=str(directory))
+        if found is not None:
+            return Path(found)
+    raise FrameError(f"native emitter '{name}' not found in {', '.join(str(d) for d in dirs[:2])} or on PATH")
+
+
 def emit_native(family: Family, flavors: tuple[str, ...] = FLAVORS, timeout: float = 600.0) -> list[Emission]:
     """Run the family's native emitter over its whole config file; one Emission per config, in order."""
-    exe = shutil.which(family.native_emitter)
-    if exe is None:
-        raise FrameError(f"native emitter '{family.native_emitter}' not found on PATH")
-    cmd = [exe, "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
+    exe = find_native_emitter(family.native_emitter)
+    cmd = [str(exe), "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
     proc = subprocess.run(cmd, capture_output=True, timeout=timeout)
     if proc.returncode != 0:
         raise FrameError(f"{family.native_emitter} exited {proc.returncode}: "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rocke.engine import first_difference
 from rocke.families import Family
 from rocke.families.configs import ConfigLine, family_configs
-from rocke.gates.emitters import FLAVORS, Emission, emit_cpp, emit_native, emit_python
+from rocke.gates.emitters import FLAVORS, Emission, emit_cpp, emit_native, emit_python, find_native_emitter
 from rocke.gates.frames import FrameError
 from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
 
@@ -31,13 +31,18 @@ class Verdict:
 
 @dataclass
 class FamilyStatus:
+    """One family's parity result. `outside_shard`: the shard holds none of its configs (its
+    whole-file checks still ran); otherwise a family with no verdict fails."""
+
     name: str
     verdicts: list[Verdict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    native: str = ""
+    outside_shard: bool = False
 
     @property
     def ok(self) -> bool:
-        if self.problems or not self.verdicts:
+        if self.problems or not (self.verdicts or self.outside_shard):
             return False
         return all(v.verdict in PASSING for v in self.verdicts)
 
@@ -86,7 +91,12 @@ def run_parity(only: list[str] | None = None, *, flavors: tuple[str, ...] = FLAV
         mine = [config for fam, config in pairs if fam.name == family.name]
         start = time.perf_counter()
         all_configs = family_configs(family)
+        status.outside_shard = shard is not None and not mine
+        if all(config.refuse for config in all_configs):
+            # Judged on the whole config file, so every shard sees it.
+            status.problems.append("every config is refused: the family builds nothing")
         try:
+            status.native = str(find_native_emitter(family.native_emitter))
             native = emit_native(family, flavors)
             if len(native) != len(all_configs):
                 status.problems.append(f"native emitter produced {len(native)} configs, "
@@ -101,8 +111,6 @@ def run_parity(only: list[str] | None = None, *, flavors: tuple[str, ...] = FLAV
             nat = native[i] if i < len(native) else Emission(crash="no native record for this config")
             verdict, detail = judge(config, {"python": py, "cpp": cpp, "native": nat})
             status.verdicts.append(Verdict(family.name, config, verdict, detail))
-        if status.verdicts and all(v.verdict == "refused-identical" for v in status.verdicts) and shard is None:
-            status.problems.append("every config is refused: the family builds nothing")
         done += len(mine)
         progress.family_done(family.name, time.perf_counter() - start, done)
     return statuses, progress
@@ -115,7 +123,11 @@ def format_report(statuses: list[FamilyStatus]) -> str:
         for v in status.verdicts:
             counts[v.verdict] = counts.get(v.verdict, 0) + 1
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no configs"
+        if status.outside_shard and not status.verdicts:
+            summary = "no configs in this shard"
         lines.append(f"{status.name:<24} {'ok' if status.ok else 'FAILED':<7} {summary}")
+        if status.native:
+            lines.append(f"  native emitter: {status.native}")
         lines += [f"  problem: {p}" for p in status.problems]
         lines += [f"  line {v.config.lineno} [{v.config.key}]: {v.verdict}: {v.detail}"
                   for v in status.verdicts if v.verdict not in PASSING]

@@ -31,7 +31,16 @@ class Shard:
         return ordinal % self.count == self.index
 
 
+class IncompleteFamilyError(ValueError):
+    """A registered family lacks what every gate needs (its spec or its Python builder)."""
+
+
 def select_families(only: list[str] | None) -> list[Family]:
+    """The registered families a gate checks (all, or those named in `only`), in name order.
+
+    A selected family registered without a spec or a builder is an error, never skipped: a gate
+    that silently dropped it would report ok for a family it never looked at.
+    """
     families = discover_families()
     if only:
         known = {f.name for f in families}
@@ -39,7 +48,12 @@ def select_families(only: list[str] | None) -> list[Family]:
         if unknown:
             raise KeyError(f"unknown family '{unknown[0]}'; known: {', '.join(sorted(known)) or 'none'}")
         families = [f for f in families if f.name in only]
-    return [f for f in families if f.spec is not None and f.build is not None]
+    for family in families:
+        missing = [what for what, value in (("spec", family.spec), ("build", family.build)) if value is None]
+        if missing:
+            raise IncompleteFamilyError(f"family '{family.name}' (owner {family.owner}) is registered without "
+                                        f"{' and '.join(missing)}: no gate can check it")
+    return families
 
 
 def sharded_configs(families: list[Family], shard: Shard | None) -> list[tuple[Family, ConfigLine]]:
