@@ -1,10 +1,15 @@
 """Library's conv families as the platform sees them: defined with owner rocke-library and the
-library's engine, emitter and package; the shipped ones are found by rocke.families discovery."""
+library's engine, emitter and package; the shipped ones are found by rocke.families discovery
+and are exactly what the parity gate checks."""
 
 from __future__ import annotations
 
+import importlib
+
 from rocke.families import discover_families
 from rocke.families.configs import family_configs
+from rocke.gates.emitters import find_native_emitter
+from rocke.gates.runner import select_families
 from rocke_library import families as library_families
 
 NAMES = ("conv_direct_fwd", "img2col")
@@ -23,10 +28,15 @@ def test_library_defines_the_conv_families() -> None:
         assert family_configs(family)  # the shipped config file parses with the family's spec
 
 
-def test_provide_ships_exactly_the_families_whose_twins_pass_parity() -> None:
-    shipped = library_families.provide()
-    assert tuple(family.name for family in shipped) == library_families.SHIPPED
-    assert set(library_families.SHIPPED) <= set(NAMES)
+def test_the_parity_gate_checks_each_shipped_family_and_no_other() -> None:
+    """The families `rocke check parity` iterates (the gate's own selection) that library owns are
+    exactly the shipped ones, each complete and with both C++ emitters reachable by the gate; the
+    parity lane then runs that gate over them (SHIPPED's claim: their twins pass on every config)."""
+    checked = [family for family in select_families(None) if family.owner == library_families.OWNER]
+    assert [family.name for family in checked] == sorted(library_families.SHIPPED)
+    for family in checked:
+        assert callable(getattr(importlib.import_module(family.cpp_engine), "build_family", None))
+        assert find_native_emitter(family.native_emitter).name == "rocke-library-emit"
 
 
 def test_discovery_lists_the_shipped_families_with_their_owner() -> None:
