@@ -24,7 +24,8 @@ LANE_MARKERS = ("parity", "golden", "validity", "validity_llvm20", "numeric")  #
 UNMARKED = "not (" + " or ".join(LANE_MARKERS) + ")"
 SKIP_NAMES = ("build", "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info", ".ruff_cache")
 
-nox.options.sessions = ["lint", "platform", "library", "parity", "golden", "validity", "validity_llvm20", "numeric"]
+nox.options.sessions = ["lint", "install", "platform", "library", "parity", "golden", "validity", "validity_llvm20",
+                        "numeric"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
@@ -109,6 +110,31 @@ def lint(session: nox.Session) -> None:
     session.run("python", "tools/ratchet.py", "check")
     session.run("python", "tools/owners.py", "check")
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "tools/tests", *session.posargs, env=env)
+
+
+@nox.session
+def install(session: nox.Session) -> None:
+    """The README verbatim: its install commands in a fresh venv, then each `rocke` command it shows
+    (tools/readme.py reads them from README.md), in a copy of the checkout at a fixed path.
+
+    The copy keeps the in-tree CMake build dirs its previous run left (`pip install ./platform`
+    builds in `platform/build/cmake`, as in a developer's checkout), so a rerun rebuilds only
+    what changed; the venv and every source file are fresh each time.
+    """
+    checkout = WORK / "readme" / "checkout"
+    checkout.mkdir(parents=True, exist_ok=True)
+    for stale in checkout.iterdir():
+        if stale.name not in ("platform", "library"):
+            shutil.rmtree(stale) if stale.is_dir() and not stale.is_symlink() else stale.unlink()
+    for package in ("platform", "library"):
+        dest = checkout / package
+        if dest.is_dir():
+            for child in dest.iterdir():
+                if child.name != "build":
+                    shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        shutil.copytree(ROOT / package, dest, ignore=shutil.ignore_patterns(*SKIP_NAMES), dirs_exist_ok=True)
+    shutil.copy2(ROOT / "README.md", checkout / "README.md")
+    session.run("python", "tools/readme.py", "run", "--checkout", str(checkout))
 
 
 @nox.session
