@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from rocke.cli.common import jobs_arg, output_file
 from rocke.gates.bench import format_bench, run_bench
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="engine speed, gate cost, kernel resources, scaling (not pass/fail)")
     parser.add_argument("--only", action="append", metavar="FAMILY")
-    parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", type=output_file("--json"), help="also write the figures as JSON here")
+    parser.add_argument("--jobs", type=jobs_arg, default=2)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and sizes (smoke run)")
     parser.set_defaults(run=run)
 

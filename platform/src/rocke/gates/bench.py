@@ -57,8 +57,6 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        if shutil.which(family.native_emitter) is None:
-            raise BenchError(f"native emitter {family.native_emitter} not on PATH")
         all_configs = len(family_configs(family))
         native = median_seconds(lambda f=family: emit_native(f), runs=max(1, runs // 2)) / all_configs
         py_med, cpp_med = statistics.median(py), statistics.median(cpp)
@@ -136,6 +134,9 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
     families = select_families(only)
     if not families:
         raise BenchError("no families registered")
+    for family in families:  # before anything is measured
+        if shutil.which(family.native_emitter) is None:
+            raise BenchError(f"native emitter {family.native_emitter} not on PATH")
     return {
         "engine_speed": engine_speed(families, runs=runs, max_configs=max_configs),
         "gate_cost": gate_cost(only, jobs=jobs),
