@@ -1,4 +1,4 @@
-"""`rocke bench [--only F] [--json PATH] [--quick]`: the bench lane's four sections."""
+"""`rocke bench [--only F] [--json PATH] [--quick]`: the bench lane's five sections."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.quick:
-        data = run_bench(args.only, runs=1, max_configs=1, jobs=args.jobs, sizes=(200, 400))
+        data = run_bench(args.only, runs=1, max_configs=1, jobs=args.jobs, sizes=(200, 400), parse_size=1 << 16)
     else:
         data = run_bench(args.only, jobs=args.jobs)
     print(format_bench(data))
