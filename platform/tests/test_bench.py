@@ -43,7 +43,6 @@ def test_a_crashing_engine_is_a_bench_error():
 
 
 def test_parse_speed_measures_both_engines_on_valid_and_hostile_inputs():
-    pytest.importorskip("rocke_engine")
     rows = bench.parse_speed(1 << 12, runs=1)
     assert [r["input"] for r in rows] == ["valid_kernel", *bench.PARSE_INPUTS]
     for row in rows:

@@ -12,16 +12,15 @@ import dataclasses
 from typing import Any
 
 import pytest
+import rocke_engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-rocke_engine = pytest.importorskip("rocke_engine")
-
-from rocke.arch import eval_layout_expr, get_arch  # noqa: E402
-from rocke.families import get_family  # noqa: E402
-from rocke.ir import canonicalize, parse_kernel, parse_type, print_kernel, verify  # noqa: E402
-from rocke.ir.samples import sample_kernels  # noqa: E402
-from rocke.lower import lower  # noqa: E402
+from rocke.arch import eval_layout_expr, get_arch
+from rocke.families import get_family
+from rocke.ir import canonicalize, parse_kernel, parse_type, print_kernel, verify
+from rocke.ir.samples import sample_kernels
+from rocke.lower import lower
 
 TEXT = print_kernel(sample_kernels()["axpy"])
 KV = "block=64 dtype=f16 op=silu vec=4"

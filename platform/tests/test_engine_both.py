@@ -4,13 +4,12 @@ user's own text for `rocke lower`; any difference is the mismatch error (exit 1)
 from __future__ import annotations
 
 import pytest
+import rocke_engine
 
-rocke_engine = pytest.importorskip("rocke_engine")
-
-from rocke.cli import app  # noqa: E402
-from rocke.engine import EngineMismatchError, lower_text  # noqa: E402
-from rocke.ir import ParseError, print_kernel  # noqa: E402
-from rocke.ir.samples import sample_kernels  # noqa: E402
+from rocke.cli import app
+from rocke.engine import EngineMismatchError, lower_text
+from rocke.ir import ParseError, print_kernel
+from rocke.ir.samples import sample_kernels
 
 
 def _run(argv, capsys):
