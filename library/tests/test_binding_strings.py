@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from cpp_parity import library_engine
+import rocke_library_engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +62,7 @@ def test_library_families_exist():
 def test_build_family_string_arguments_agree(family, index, data):
     args = list(_valid(family))
     args[index] = data.draw(_variant(args[index]))
-    assert _outcome(library_engine().build_family, *args) == _outcome(_python, *args), repr(args)[:300]
+    assert _outcome(rocke_library_engine.build_family, *args) == _outcome(_python, *args), repr(args)[:300]
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])
@@ -70,4 +70,17 @@ def test_build_family_string_arguments_agree(family, index, data):
 def test_build_family_bytes_arguments_agree(family, index):
     args: list[Any] = list(_valid(family))
     args[index] = args[index].encode()
-    assert _outcome(library_engine().build_family, *args) == _outcome(_python, *args)
+    assert _outcome(rocke_library_engine.build_family, *args) == _outcome(_python, *args)
+
+
+def test_the_native_emitter_names_a_directory(tmp_path):
+    """rocke-library-emit reads inputs as rocke lower does: a directory is not empty text."""
+    import shutil
+    import subprocess
+    import sysconfig
+    from pathlib import Path
+
+    exe = shutil.which("rocke-library-emit") or str(Path(sysconfig.get_path("scripts")) / "rocke-library-emit")
+    out = subprocess.run([exe, "--arch", "gfx942", "--flavor", "llvm22", str(tmp_path)], capture_output=True)
+    assert out.returncode == 1
+    assert out.stderr.decode() == f"rocke-library-emit: error: cannot read {tmp_path}: Is a directory\n"
