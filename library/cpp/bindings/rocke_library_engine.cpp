@@ -12,7 +12,7 @@
 #include <string>
 
 #include "rocke/arch/errors.hpp"
-#include "rocke/bindings/text.hpp"
+#include "rocke/engine/bindings.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/errors.hpp"
 #include "rocke/ir/printer.hpp"
@@ -24,7 +24,7 @@ namespace py = pybind11;
 namespace {
 
 // Raise module.name(*args), or `fallback` with the same text when the twin cannot be imported.
-// Every text crosses with its full length and its surrogates (rocke/bindings/text.hpp).
+// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
 void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
                 const std::string& text) {
   try {
@@ -32,7 +32,7 @@ void raise_twin(const char* module, const char* name, const py::tuple& args, PyO
     py::object exc = cls(*args);
     PyErr_SetObject(cls.ptr(), exc.ptr());
   } catch (py::error_already_set&) {
-    rocke::bindings::set_error(fallback, text);
+    rocke::engine::set_error(fallback, text);
   }
 }
 
@@ -40,21 +40,21 @@ void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
   } catch (const rocke::families::SpecError& e) {
-    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(rocke::bindings::py_text(e.message())), PyExc_ValueError,
+    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(rocke::engine::py_text(e.message())), PyExc_ValueError,
                e.message());
   } catch (const rocke::arch::UnknownArchError& e) {
-    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(rocke::bindings::py_text(e.message())),
+    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(rocke::engine::py_text(e.message())),
                PyExc_ValueError, e.message());
   } catch (const rocke::NotImplementedError& e) {
-    rocke::bindings::set_error(PyExc_NotImplementedError, e.message());
+    rocke::engine::set_error(PyExc_NotImplementedError, e.message());
   } catch (const rocke::TypeError& e) {
-    rocke::bindings::set_error(PyExc_TypeError, e.message());
+    rocke::engine::set_error(PyExc_TypeError, e.message());
   } catch (const rocke::ValueError& e) {
-    rocke::bindings::set_error(PyExc_ValueError, e.message());
+    rocke::engine::set_error(PyExc_ValueError, e.message());
   } catch (const rocke::KeyError& e) {
-    PyErr_SetObject(PyExc_KeyError, rocke::bindings::py_text(e.message()).ptr());
+    PyErr_SetObject(PyExc_KeyError, rocke::engine::py_text(e.message()).ptr());
   } catch (const rocke::Error& e) {
-    rocke::bindings::set_error(PyExc_RuntimeError, e.message());
+    rocke::engine::set_error(PyExc_RuntimeError, e.message());
   }
 }
 
@@ -71,12 +71,12 @@ PYBIND11_MODULE(rocke_library_engine, m) {
   m.def(
       "build_family",
       [](const py::object& name, const py::object& kv, const py::object& arch) {
-        std::string name_text = rocke::bindings::name_arg(name);
-        std::optional<std::string> kv_text = rocke::bindings::str_text(kv);
+        std::string name_text = rocke::engine::name_arg(name);
+        std::optional<std::string> kv_text = rocke::engine::str_text(kv);
         if (!kv_text.has_value() && rocke::library::registry_with_library().find(name_text) != nullptr) {
-          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::bindings::type_name(kv));
+          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::engine::type_name(kv));
         }
-        std::string arch_text = rocke::bindings::arch_arg(arch);
+        std::string arch_text = rocke::engine::arch_arg(arch);
         py::gil_scoped_release release;
         return rocke::ir::print_kernel(rocke::library::registry_with_library().build(name_text, kv_text.value_or(""), arch_text));
       },

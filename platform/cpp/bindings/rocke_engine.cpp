@@ -19,7 +19,7 @@
 #include "rocke/arch/layout_expr.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
-#include "rocke/bindings/text.hpp"
+#include "rocke/engine/bindings.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
@@ -39,16 +39,16 @@ namespace py = pybind11;
 
 namespace {
 
-using rocke::bindings::arch_arg;
-using rocke::bindings::py_text;
-using rocke::bindings::set_error;
-using rocke::bindings::str_arg;
+using rocke::engine::arch_arg;
+using rocke::engine::py_text;
+using rocke::engine::set_error;
+using rocke::engine::str_arg;
 
 // ------------------------------------------------------------------ exceptions
 // Raise module.name(*args), or fall back to `fallback` with the same text when the Python twin
 // cannot be imported (the message is what the parity tests compare).
 // LowerError is caught before the ValueError it derives from, as the other twins are.
-// Every text crosses with its full length and its surrogates (rocke/bindings/text.hpp).
+// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
 void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
                 const std::string& text) {
   try {
@@ -282,7 +282,7 @@ std::int64_t layout_int(const py::handle& value) {
 
 // An arch or flavor argument as Python's rocke.lower.lower sees it: a str is its UTF-8 text; any
 // other object is reported the way get_flavor / get_arch report a non-string.
-std::optional<std::string> name_arg(const py::object& value) { return rocke::bindings::str_text(value); }
+std::optional<std::string> name_arg(const py::object& value) { return rocke::engine::str_text(value); }
 
 // rocke.lower.lower(parse_kernel(text), arch=arch, flavor=flavor): flavor checked first, then the
 // arch, then the verifier and the lowerer.
@@ -325,14 +325,14 @@ PYBIND11_MODULE(rocke_engine, m) {
       "has_feature",
       [](const py::object& arch, const py::object& feature) {
         const rocke::arch::ArchTarget& target = rocke::arch::get_arch(arch_arg(arch));
-        return target.has_feature(rocke::bindings::name_arg(feature));
+        return target.has_feature(rocke::engine::name_arg(feature));
       },
       py::arg("arch"), py::arg("feature"), "ArchTarget.has_feature of the named arch.");
   m.def(
       "mma_signature",
       [](const py::object& arch, const py::object& op_id) -> std::optional<py::tuple> {
         const rocke::arch::ArchTarget& target = rocke::arch::get_arch(arch_arg(arch));
-        auto signature = target.mma_signature(rocke::bindings::name_arg(op_id));
+        auto signature = target.mma_signature(rocke::engine::name_arg(op_id));
         if (!signature.has_value()) return std::nullopt;
         return py::make_tuple((*signature)[0].text(), (*signature)[1].text(), (*signature)[2].text());
       },
@@ -370,10 +370,10 @@ PYBIND11_MODULE(rocke_engine, m) {
       "verify",
       [](const py::object& text, const py::object& arch) {
         std::string bytes = text_bytes(text, "parse_kernel");
-        std::optional<std::string> arch_name = rocke::bindings::str_text(arch);
+        std::optional<std::string> arch_name = rocke::engine::str_text(arch);
         if (!arch.is_none() && !arch_name.has_value()) {
           throw rocke::TypeError("verify: arch must be an arch name or an ArchTarget, got " +
-                                 rocke::bindings::type_name(arch));
+                                 rocke::engine::type_name(arch));
         }
         py::gil_scoped_release release;
         const rocke::arch::ArchTarget* target = arch_name.has_value() ? &rocke::arch::get_arch(*arch_name) : nullptr;
@@ -410,10 +410,10 @@ PYBIND11_MODULE(rocke_engine, m) {
   m.def(
       "build_family",
       [](const py::object& name, const py::object& kv, const py::object& arch) {
-        std::string name_text = rocke::bindings::name_arg(name);
-        std::optional<std::string> kv_text = rocke::bindings::str_text(kv);
+        std::string name_text = rocke::engine::name_arg(name);
+        std::optional<std::string> kv_text = rocke::engine::str_text(kv);
         if (!kv_text.has_value() && rocke::families::registry().find(name_text) != nullptr) {
-          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::bindings::type_name(kv));
+          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::engine::type_name(kv));
         }
         std::string arch_text = arch_arg(arch);
         py::gil_scoped_release release;

@@ -1,5 +1,5 @@
-// rocKE bindings: strings across the Python boundary, exactly as the Python engine sees them.
-// Python twin: none (the rules below make a binding's strings equal the Python API's).
+// rocKE engine bridge, C++ side: strings across the Python boundary, exactly as the Python engine
+// sees them. Python twin: rocke/engine/native.py (the Python side of the same bridge).
 //
 // Header-only, for pybind11 extension modules (rocke_engine, and a library's engine module).
 // * A str argument crosses as its UTF-8 bytes with lone surrogates kept ("surrogatepass"), so
@@ -18,7 +18,7 @@
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
 
-namespace rocke::bindings {
+namespace rocke::engine {
 
 namespace py = pybind11;
 
@@ -67,4 +67,4 @@ inline std::string arch_arg(const py::handle& value) {
   return *text;
 }
 
-}  // namespace rocke::bindings
+}  // namespace rocke::engine
