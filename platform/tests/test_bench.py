@@ -25,9 +25,11 @@ def test_format_bench_prints_the_four_sections():
                               "occupancy_median": 4, "occupancy_max": 8, "vgprs_max": 96, "agprs_max": 32,
                               "lds_max": 8192, "spilling": 0}],
         "scaling": [{"ops": 1000, "python_s": 0.1, "cpp_s": 0.002, "cpp_speedup": 50.0}],
+        "parse_speed": [{"input": "open_braces", "bytes": 1 << 20, "python_mb_s": 5.0, "python_x4": 4.1,
+                         "cpp_mb_s": 300.0, "cpp_x4": 3.9}],
     }
     text = bench.format_bench(data)
-    for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling"]:
+    for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed"]:
         assert heading in text
     assert "over 10%: gemm" in text
 
@@ -38,3 +40,10 @@ def test_a_crashing_engine_is_a_bench_error():
 
     with pytest.raises(bench.BenchError, match="python engine crashed on gemm: boom"):
         bench._require(Out(), "python", "gemm")
+
+
+def test_parse_speed_measures_both_engines_on_valid_and_hostile_inputs():
+    rows = bench.parse_speed(1 << 12, runs=1)
+    assert [r["input"] for r in rows] == ["valid_kernel", *bench.PARSE_INPUTS]
+    for row in rows:
+        assert row["python_mb_s"] > 0 and row["cpp_mb_s"] > 0 and row["python_x4"] > 0 and row["cpp_x4"] > 0

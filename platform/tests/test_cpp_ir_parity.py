@@ -11,6 +11,7 @@ test_ir_fuzz.py.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from rocke.ir import (
     print_kernel,
     verify,
 )
+from rocke.ir.adversarial import adversarial_inputs
 from rocke.ir.samples import sample_kernels
 
 pytestmark = pytest.mark.parity
@@ -300,3 +302,38 @@ def test_wrong_argument_types_agree(engine):
     with pytest.raises(TypeError) as cpp_info:
         engine.parse_print(3)
     assert str(cpp_info.value) == str(py_info.value)
+
+
+@pytest.mark.parametrize("name", sorted(adversarial_inputs(64)))
+def test_adversarial_inputs_agree(engine, name):
+    """The hostile inputs of rocke.ir.adversarial (shared with the sanitizer corpus and the bench)."""
+    assert_same(engine, adversarial_inputs(1 << 16)[name])
+
+
+def _seconds(fn: Any) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            fn()
+        except ValueError:
+            pass
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("name", ["trailing_spaces", "spaces_then_char", "blank_lines", "unterminated_string",
+                                  "type_spaces", "open_braces"])
+def test_both_parsers_are_linear(engine, name):
+    """8x the input costs far less than 64x the time (a quadratic parser); once 16,000 trailing
+    spaces took 27 s in Python."""
+    small, large = adversarial_inputs(1 << 15)[name], adversarial_inputs(1 << 18)[name]
+    for parse in (parse_kernel, engine.parse_print):
+        ratio = _seconds(lambda p=parse: p(large)) / max(_seconds(lambda p=parse: p(small)), 1e-4)
+        assert ratio < 24, f"{name}: {parse.__name__}: 8x the input took {ratio:.1f}x the time"
+    with pytest.raises(ParseError):
+        parse_type("f32" + " " * 16000 + "x")
+    start = time.perf_counter()
+    with pytest.raises(ParseError):
+        parse_kernel("rocke.ir/1\n" + " " * 16000)
+    assert time.perf_counter() - start < 1.0

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import random
 import re
+import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rocke.ir import ParseError, VerifyError, canonicalize, parse_kernel, print_kernel, verify
+from rocke.ir.adversarial import adversarial_inputs
 from rocke.ir.samples import sample_kernels
 
 CORPUS = [print_kernel(k) for k in sample_kernels().values()]
@@ -216,3 +218,47 @@ def test_unknown_versions_are_refused(version):
     with pytest.raises(ParseError) as info:
         parse_kernel(text)
     assert info.value.line == 1
+
+
+@pytest.mark.parametrize("name", sorted(adversarial_inputs(64)))
+def test_adversarial_inputs_are_refused_in_bounded_memory(name):
+    """Peak memory of a refused parse stays within 20x its input (a 10 MB line of '{' once
+    peaked at 1.28 GB: every token was made before parsing began)."""
+    text = adversarial_inputs(1 << 18)[name]
+    tracemalloc.start()
+    try:
+        with pytest.raises(ParseError):
+            parse_kernel(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * len(text), f"{name}: peak {peak} bytes for {len(text)} bytes of input"
+
+
+def test_a_large_valid_kernel_parses_in_bounded_memory():
+    from rocke.gates.bench import synthetic_kernel
+
+    text = print_kernel(synthetic_kernel(2000))
+    tracemalloc.start()
+    try:
+        kernel = parse_kernel(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert print_kernel(kernel) == text and peak < 20 * len(text)
+
+
+def test_sanitizer_corpus_holds_the_adversarial_inputs(tmp_path):
+    """platform/tools/sanitize_fuzz.py feeds the C++ parser the same hostile inputs, under ASan."""
+    import importlib.util
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "sanitize_fuzz.py"
+    spec = importlib.util.spec_from_file_location("sanitize_fuzz", tool)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    module.write_corpus(tmp_path, inputs=0, seed=1)
+    names = {p.name for p in tmp_path.iterdir()}
+    for size in module.ADVERSARIAL_SIZES:
+        for name in adversarial_inputs(64):
+            assert f"adv_{name}_{size}.ir" in names

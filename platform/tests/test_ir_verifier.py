@@ -360,3 +360,22 @@ def test_verify_refuses_non_kernels():
     assert isinstance(k, KernelDef)
     k.body.ops.append("op")  # type: ignore[arg-type]
     _fails(k, "structure", "[structure] op at body[4]: expected an Op, got str")
+
+
+def test_verify_takes_an_arch_name_and_never_skips_its_checks():
+    """verify(kernel, "gfx1100") checks the arch exactly as verify(kernel, get_arch("gfx1100"))."""
+    from rocke.arch import UnknownArchError, get_arch
+    from rocke.ir.samples import gemm_mfma
+
+    kernel = gemm_mfma()
+    verify(kernel, "gfx942")
+    with pytest.raises(VerifyError) as by_name:
+        verify(kernel, "gfx1100")
+    with pytest.raises(VerifyError) as by_target:
+        verify(kernel, get_arch("gfx1100"))
+    assert str(by_name.value) == str(by_target.value) and "not available on gfx1100" in str(by_name.value)
+    with pytest.raises(UnknownArchError, match="unknown arch 'gfx9'"):
+        verify(kernel, "gfx9")
+    for bad in (42, b"gfx942", ["gfx942"]):
+        with pytest.raises(TypeError, match="verify: arch must be an arch name or an ArchTarget"):
+            verify(kernel, bad)

@@ -7,7 +7,8 @@
    (default platform/build/sanitize; incremental on later runs) and builds the file-reading driver
    rocke_lower_fuzz_test plus the ctest programs of the lowerer and the emitter.
 2. Writes a corpus: the sample kernels of rocke.ir.samples and the op-coverage kernels of
-   platform/tests/test_lower_llvm.py as rocke.ir/1 text, and random mutations of them (numbers,
+   platform/tests/test_lower_llvm.py as rocke.ir/1 text, the hostile inputs of
+   rocke.ir.adversarial at two sizes, and random mutations of the kernels (numbers,
    types and opcodes swapped, characters replaced, spans deleted, lines dropped or repeated,
    truncations), --inputs files in all.
 3. Runs the driver over the corpus (every input through parse_kernel, verify on every arch and
@@ -144,12 +145,27 @@ def seed_texts() -> tuple[list[str], tuple[str, ...]]:
     return [print_kernel(k) for k in kernels], tuple(op.name for op in OPS)
 
 
+ADVERSARIAL_SIZES = (256, 1 << 16)
+
+
+def adversarial_texts() -> dict[str, str]:
+    """rocke.ir.adversarial's hostile inputs (long lines of one character, huge operand, result and
+    attribute lists, unterminated strings) at a small and a large size."""
+    sys.path.insert(0, str(PLATFORM / "src"))
+    from rocke.ir.adversarial import adversarial_inputs
+
+    return {f"{name}_{size}": text for size in ADVERSARIAL_SIZES for name, text in adversarial_inputs(size).items()}
+
+
 def write_corpus(folder: Path, inputs: int, seed: int) -> int:
     texts, opcodes = seed_texts()
     rng = random.Random(seed)
     count = 0
     for text in texts:
         (folder / f"seed_{count:05d}.ir").write_bytes(text.encode("latin-1"))
+        count += 1
+    for name, text in adversarial_texts().items():
+        (folder / f"adv_{name}.ir").write_bytes(text.encode("latin-1"))
         count += 1
     while count < inputs:
         text = mutate(rng, rng.choice(texts), opcodes)

@@ -8,9 +8,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 
 #include "rocke/arch/errors.hpp"
+#include "rocke/engine/bindings.hpp"
+#include "rocke/families/spec.hpp"
 #include "rocke/errors.hpp"
 #include "rocke/ir/printer.hpp"
 #include "rocke_library/families.hpp"
@@ -21,31 +24,37 @@ namespace py = pybind11;
 namespace {
 
 // Raise module.name(*args), or `fallback` with the same text when the twin cannot be imported.
-void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback, const char* text) {
+// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
+void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
+                const std::string& text) {
   try {
     py::object cls = py::module_::import(module).attr(name);
     py::object exc = cls(*args);
     PyErr_SetObject(cls.ptr(), exc.ptr());
   } catch (py::error_already_set&) {
-    PyErr_SetString(fallback, text);
+    rocke::engine::set_error(fallback, text);
   }
 }
 
 void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
+  } catch (const rocke::families::SpecError& e) {
+    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(rocke::engine::py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::arch::UnknownArchError& e) {
-    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(rocke::engine::py_text(e.message())),
+               PyExc_ValueError, e.message());
   } catch (const rocke::NotImplementedError& e) {
-    PyErr_SetString(PyExc_NotImplementedError, e.what());
+    rocke::engine::set_error(PyExc_NotImplementedError, e.message());
   } catch (const rocke::TypeError& e) {
-    PyErr_SetString(PyExc_TypeError, e.what());
+    rocke::engine::set_error(PyExc_TypeError, e.message());
   } catch (const rocke::ValueError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    rocke::engine::set_error(PyExc_ValueError, e.message());
   } catch (const rocke::KeyError& e) {
-    PyErr_SetObject(PyExc_KeyError, py::str(e.message()).ptr());
+    PyErr_SetObject(PyExc_KeyError, rocke::engine::py_text(e.message()).ptr());
   } catch (const rocke::Error& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    rocke::engine::set_error(PyExc_RuntimeError, e.message());
   }
 }
 
@@ -61,9 +70,15 @@ PYBIND11_MODULE(rocke_library_engine, m) {
         "Version of the rocke::core this engine was linked with.");
   m.def(
       "build_family",
-      [](const std::string& name, const std::string& kv, const std::string& arch) {
+      [](const py::object& name, const py::object& kv, const py::object& arch) {
+        std::string name_text = rocke::engine::name_arg(name);
+        std::optional<std::string> kv_text = rocke::engine::str_text(kv);
+        if (!kv_text.has_value() && rocke::library::registry_with_library().find(name_text) != nullptr) {
+          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::engine::type_name(kv));
+        }
+        std::string arch_text = rocke::engine::arch_arg(arch);
         py::gil_scoped_release release;
-        return rocke::ir::print_kernel(rocke::library::registry_with_library().build(name, kv, arch));
+        return rocke::ir::print_kernel(rocke::library::registry_with_library().build(name_text, kv_text.value_or(""), arch_text));
       },
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "

@@ -19,6 +19,8 @@
 #include "rocke/arch/layout_expr.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
+#include "rocke/engine/bindings.hpp"
+#include "rocke/families/spec.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
@@ -37,51 +39,68 @@ namespace py = pybind11;
 
 namespace {
 
+using rocke::engine::arch_arg;
+using rocke::engine::py_text;
+using rocke::engine::set_error;
+using rocke::engine::str_arg;
+
 // ------------------------------------------------------------------ exceptions
 // Raise module.name(*args), or fall back to `fallback` with the same text when the Python twin
 // cannot be imported (the message is what the parity tests compare).
 // LowerError is caught before the ValueError it derives from, as the other twins are.
-void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback, const char* text) {
+// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
+void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
+                const std::string& text) {
   try {
     py::object cls = py::module_::import(module).attr(name);
     py::object exc = cls(*args);
     PyErr_SetObject(cls.ptr(), exc.ptr());
   } catch (py::error_already_set&) {
-    PyErr_SetString(fallback, text);
+    set_error(fallback, text);
   }
 }
 
 void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
+  } catch (const rocke::families::SpecError& e) {
+    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::ParseError& e) {
-    raise_twin("rocke.ir.errors", "ParseError", py::make_tuple(e.line(), e.col(), e.detail()), PyExc_ValueError,
-               e.what());
+    raise_twin("rocke.ir.errors", "ParseError", py::make_tuple(e.line(), e.col(), py_text(e.detail())),
+               PyExc_ValueError, e.message());
   } catch (const rocke::VerifyError& e) {
-    raise_twin("rocke.ir.errors", "VerifyError", py::make_tuple(e.rule(), e.where(), e.detail()), PyExc_ValueError,
-               e.what());
+    raise_twin("rocke.ir.errors", "VerifyError",
+               py::make_tuple(py_text(e.rule()), py_text(e.where()), py_text(e.detail())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::LowerError& e) {
-    raise_twin("rocke.lower.errors", "LowerError", py::make_tuple(e.where(), e.detail()), PyExc_ValueError, e.what());
+    raise_twin("rocke.lower.errors", "LowerError", py::make_tuple(py_text(e.where()), py_text(e.detail())),
+               PyExc_ValueError, e.message());
   } catch (const rocke::arch::UnknownArchError& e) {
-    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::arch::UnknownMmaOpError& e) {
-    raise_twin("rocke.arch.errors", "UnknownMmaOpError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "UnknownMmaOpError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::arch::UnknownFeatureError& e) {
-    raise_twin("rocke.arch.errors", "UnknownFeatureError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "UnknownFeatureError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::arch::LayoutExprError& e) {
-    raise_twin("rocke.arch.errors", "LayoutExprError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "LayoutExprError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::arch::ArchDataError& e) {
-    raise_twin("rocke.arch.errors", "ArchDataError", py::make_tuple(e.message()), PyExc_ValueError, e.what());
+    raise_twin("rocke.arch.errors", "ArchDataError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
   } catch (const rocke::NotImplementedError& e) {
-    PyErr_SetString(PyExc_NotImplementedError, e.what());
+    set_error(PyExc_NotImplementedError, e.message());
   } catch (const rocke::TypeError& e) {
-    PyErr_SetString(PyExc_TypeError, e.what());
+    set_error(PyExc_TypeError, e.message());
   } catch (const rocke::KeyError& e) {
-    PyErr_SetObject(PyExc_KeyError, py::str(e.message()).ptr());
+    PyErr_SetObject(PyExc_KeyError, py_text(e.message()).ptr());
   } catch (const rocke::ValueError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    set_error(PyExc_ValueError, e.message());
   } catch (const rocke::Error& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    set_error(PyExc_RuntimeError, e.message());
   }
 }
 
@@ -165,8 +184,8 @@ py::list op_table() {
 }
 
 // One arch's facts in [[fact]] order, with Python's value types (tuples for lists).
-py::dict arch_facts(const std::string& name) {
-  const rocke::arch::ArchTarget& a = rocke::arch::get_arch(name);
+py::dict arch_facts(const py::object& name) {
+  const rocke::arch::ArchTarget& a = rocke::arch::get_arch(arch_arg(name));
   py::dict d;
   for (const auto& [fact, source] : rocke::arch::fact_sources()) {
     if (fact == "name") d[fact.c_str()] = a.name;
@@ -263,10 +282,7 @@ std::int64_t layout_int(const py::handle& value) {
 
 // An arch or flavor argument as Python's rocke.lower.lower sees it: a str is its UTF-8 text; any
 // other object is reported the way get_flavor / get_arch report a non-string.
-std::optional<std::string> name_arg(const py::object& value) {
-  if (!py::isinstance<py::str>(value)) return std::nullopt;
-  return value.attr("encode")("utf-8", "surrogatepass").cast<std::string>();
-}
+std::optional<std::string> name_arg(const py::object& value) { return rocke::engine::str_text(value); }
 
 // rocke.lower.lower(parse_kernel(text), arch=arch, flavor=flavor): flavor checked first, then the
 // arch, then the verifier and the lowerer.
@@ -307,28 +323,32 @@ PYBIND11_MODULE(rocke_engine, m) {
   m.def("mma_catalog", &mma_catalog, "Every MMA op of the catalog, in catalog order.");
   m.def(
       "has_feature",
-      [](const std::string& arch, const std::string& feature) {
-        return rocke::arch::get_arch(arch).has_feature(feature);
+      [](const py::object& arch, const py::object& feature) {
+        const rocke::arch::ArchTarget& target = rocke::arch::get_arch(arch_arg(arch));
+        return target.has_feature(rocke::engine::name_arg(feature));
       },
       py::arg("arch"), py::arg("feature"), "ArchTarget.has_feature of the named arch.");
   m.def(
       "mma_signature",
-      [](const std::string& arch, const std::string& op_id) -> std::optional<py::tuple> {
-        auto signature = rocke::arch::get_arch(arch).mma_signature(op_id);
+      [](const py::object& arch, const py::object& op_id) -> std::optional<py::tuple> {
+        const rocke::arch::ArchTarget& target = rocke::arch::get_arch(arch_arg(arch));
+        auto signature = target.mma_signature(rocke::engine::name_arg(op_id));
         if (!signature.has_value()) return std::nullopt;
         return py::make_tuple((*signature)[0].text(), (*signature)[1].text(), (*signature)[2].text());
       },
       py::arg("arch"), py::arg("op_id"), "ArchTarget.mma_signature of the named arch, as type texts.");
   m.def(
       "eval_layout_expr",
-      [](const std::string& source, const py::object& lane, const py::object& slot) {
-        return rocke::arch::eval_layout_expr(source, layout_int(lane), layout_int(slot));
+      [](const py::object& source, const py::object& lane, const py::object& slot) {
+        if (!py::isinstance<py::str>(source)) throw rocke::arch::LayoutExprError("bad layout expression: not a string");
+        return rocke::arch::eval_layout_expr(str_arg(source, "eval_layout_expr"), layout_int(lane), layout_int(slot));
       },
       py::arg("source"), py::arg("lane"), py::arg("slot"), "Parse and evaluate a layout formula.");
 
   m.def(
       "parse_type",
-      [](const std::string& text) { return rocke::ir::parse_type(text).text(); }, py::arg("text"),
+      [](const py::object& text) { return rocke::ir::parse_type(str_arg(text, "parse_type")).text(); },
+      py::arg("text"),
       "Parse a type's text form and print it back.");
   m.def(
       "parse_print",
@@ -348,10 +368,15 @@ PYBIND11_MODULE(rocke_engine, m) {
       py::arg("text"), "Parse rocke.ir/1 text and print it with canonical ids.");
   m.def(
       "verify",
-      [](const py::object& text, const std::optional<std::string>& arch) {
+      [](const py::object& text, const py::object& arch) {
         std::string bytes = text_bytes(text, "parse_kernel");
+        std::optional<std::string> arch_name = rocke::engine::str_text(arch);
+        if (!arch.is_none() && !arch_name.has_value()) {
+          throw rocke::TypeError("verify: arch must be an arch name or an ArchTarget, got " +
+                                 rocke::engine::type_name(arch));
+        }
         py::gil_scoped_release release;
-        const rocke::arch::ArchTarget* target = arch.has_value() ? &rocke::arch::get_arch(*arch) : nullptr;
+        const rocke::arch::ArchTarget* target = arch_name.has_value() ? &rocke::arch::get_arch(*arch_name) : nullptr;
         rocke::ir::verify(rocke::ir::parse_kernel(bytes), target);
       },
       py::arg("text"), py::arg("arch") = py::none(),
@@ -384,9 +409,15 @@ PYBIND11_MODULE(rocke_engine, m) {
         "Flavor names in flavors.toml order.");
   m.def(
       "build_family",
-      [](const std::string& name, const std::string& kv, const std::string& arch) {
+      [](const py::object& name, const py::object& kv, const py::object& arch) {
+        std::string name_text = rocke::engine::name_arg(name);
+        std::optional<std::string> kv_text = rocke::engine::str_text(kv);
+        if (!kv_text.has_value() && rocke::families::registry().find(name_text) != nullptr) {
+          throw rocke::TypeError(name_text + ": from_kv: expected str, got " + rocke::engine::type_name(kv));
+        }
+        std::string arch_text = arch_arg(arch);
         py::gil_scoped_release release;
-        return rocke::ir::print_kernel(rocke::families::registry().build(name, kv, arch));
+        return rocke::ir::print_kernel(rocke::families::registry().build(name_text, kv_text.value_or(""), arch_text));
       },
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "

@@ -2,15 +2,14 @@
 #include "rocke/gates/emitter_cli.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "rocke/arch/flavors.hpp"
 #include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/gates/emitters.hpp"
 #include "rocke/gates/frames.hpp"
+#include "rocke/ir/source.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke/version.hpp"
 
@@ -91,13 +90,14 @@ Options parse_args(const std::vector<std::string>& args) {
   return opts;
 }
 
+// A FILE or --configs input ("-" is stdin), size-limited as rocke/ir/source.py reads them: a
+// directory says "Is a directory", an input over max_input_bytes is refused before more is read.
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw RunError{util::cat("cannot read '", path, "'")};
-  std::ostringstream data;
-  data << in.rdbuf();
-  if (in.bad()) throw RunError{util::cat("cannot read '", path, "'")};
-  return data.str();
+  try {
+    return ir::read_source(path);
+  } catch (const ir::InputError& exc) {
+    throw RunError{exc.message()};
+  }
 }
 
 std::vector<std::string> parse_flavors(const std::string& list) {

@@ -15,6 +15,7 @@ const FormatFacts& format_facts() {
         format["max_value_id"].integer(),
         format["max_int_digits"].integer(),
         format["indent"].integer(),
+        format["max_input_bytes"].integer(),
         std::string(root["kernel"]["param_types"].str()),
     };
   }();

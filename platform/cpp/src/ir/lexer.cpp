@@ -1,8 +1,10 @@
 // Python twin: rocke/ir/lexer.py
-// The Python tokenizer is one regular expression whose alternatives are tried in order
-// (ws, nl, ident, value, sym, str, hex, int, punct); the branches below keep that order.
+// The Python tokenizer is one regular expression, matched at the current position, whose
+// alternatives are tried in order (spaces skipped, then nl, ident, value, sym, str, hex, int,
+// punct, eof, bad); the branches of TokenStream::lex keep that order.
 #include "rocke/ir/lexer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "rocke/ir/errors.hpp"
@@ -64,56 +66,85 @@ std::string echo(std::string_view text) {
   return std::string(text);
 }
 
-std::vector<Token> tokenize(std::string_view text, std::size_t start, std::int64_t first_line) {
-  if (start > text.size()) start = text.size();
-  std::vector<Token> tokens;
-  tokens.reserve((text.size() - start) / 3 + 1);
-  std::size_t pos = start;
-  const std::size_t end = text.size();
-  std::int64_t line = first_line;
-  std::size_t line_start = start;
-  auto col_of = [&](std::size_t p) { return static_cast<std::int64_t>(p - line_start) + 1; };
-  auto emit = [&](TokenKind kind, std::size_t from, std::size_t to) {
-    tokens.push_back(Token{kind, text.substr(from, to - from), line, col_of(from)});
-  };
-  while (pos < end) {
-    char c = text[pos];
-    std::size_t stop = pos + 1;
-    if (c == ' ') {
-      while (stop < end && text[stop] == ' ') ++stop;
-    } else if (c == '\n') {
-      emit(TokenKind::Nl, pos, stop);
-      ++line;
-      line_start = stop;
-    } else if (is_alpha_(c)) {
-      while (stop < end && is_ident_char(text[stop])) ++stop;
-      emit(TokenKind::Ident, pos, stop);
-    } else if (c == '%' && stop < end && is_digit(text[stop])) {
-      while (stop < end && is_digit(text[stop])) ++stop;
-      emit(TokenKind::Value, pos, stop);
-    } else if (c == '@' && stop < end && is_alpha_(text[stop])) {
-      while (stop < end && is_ident_char(text[stop])) ++stop;
-      emit(TokenKind::Sym, pos, stop);
-    } else if (c == '"') {
-      while (stop < end && text[stop] != '"' && text[stop] != '\\' && text[stop] != '\n') ++stop;
-      if (stop >= end || text[stop] != '"') raise_lex_error(text, pos, line, col_of(pos));
-      ++stop;
-      emit(TokenKind::Str, pos, stop);
-    } else if (c == '0' && stop < end && text[stop] == 'x') {
-      ++stop;
-      while (stop < end && is_alnum(text[stop])) ++stop;
-      emit(TokenKind::Hex, pos, stop);
-    } else if (is_digit(c) || (c == '-' && stop < end && is_digit(text[stop]))) {
-      while (stop < end && is_digit(text[stop])) ++stop;
-      emit(TokenKind::Int, pos, stop);
-    } else if (is_punct(c)) {
-      emit(TokenKind::Punct, pos, stop);
-    } else {
-      raise_lex_error(text, pos, line, col_of(pos));
-    }
-    pos = stop;
+TokenStream::TokenStream(std::string_view text, std::size_t start, std::int64_t first_line, std::size_t line_start)
+    : text_(text),
+      pos_(std::min(start, text.size())),
+      line_(first_line),
+      line_start_(line_start == std::string_view::npos ? pos_ : line_start),
+      next_(lex()) {}
+
+Token TokenStream::take() {
+  Token tok = next_;
+  if (tok.kind != TokenKind::Eof) next_ = lex();
+  return tok;
+}
+
+void TokenStream::skip_newlines() {
+  if (next_.kind != TokenKind::Nl) return;
+  std::size_t blanks_end = pos_;
+  while (blanks_end < text_.size() && (text_[blanks_end] == ' ' || text_[blanks_end] == '\n')) ++blanks_end;
+  std::size_t last_nl = text_.substr(0, blanks_end).rfind('\n');
+  std::size_t end = last_nl == std::string_view::npos || last_nl < pos_ ? pos_ : last_nl + 1;
+  if (end > pos_) {
+    for (std::size_t p = pos_; p < end; ++p) line_ += text_[p] == '\n' ? 1 : 0;
+    line_start_ = end;
+    pos_ = end;
   }
-  tokens.push_back(Token{TokenKind::Eof, text.substr(end, 0), line, col_of(pos)});
+  next_ = lex();
+}
+
+Token TokenStream::lex() {
+  const std::size_t end = text_.size();
+  while (pos_ < end && text_[pos_] == ' ') ++pos_;
+  const std::size_t pos = pos_;
+  const std::int64_t col = static_cast<std::int64_t>(pos - line_start_) + 1;
+  if (pos >= end) return Token{TokenKind::Eof, text_.substr(end, 0), line_, col};
+  auto token = [&](TokenKind kind, std::size_t stop) {
+    pos_ = stop;
+    return Token{kind, text_.substr(pos, stop - pos), line_, col};
+  };
+  char c = text_[pos];
+  std::size_t stop = pos + 1;
+  if (c == '\n') {
+    Token tok = token(TokenKind::Nl, stop);
+    ++line_;
+    line_start_ = stop;
+    return tok;
+  }
+  if (is_alpha_(c)) {
+    while (stop < end && is_ident_char(text_[stop])) ++stop;
+    return token(TokenKind::Ident, stop);
+  }
+  if (c == '%' && stop < end && is_digit(text_[stop])) {
+    while (stop < end && is_digit(text_[stop])) ++stop;
+    return token(TokenKind::Value, stop);
+  }
+  if (c == '@' && stop < end && is_alpha_(text_[stop])) {
+    while (stop < end && is_ident_char(text_[stop])) ++stop;
+    return token(TokenKind::Sym, stop);
+  }
+  if (c == '"') {
+    while (stop < end && text_[stop] != '"' && text_[stop] != '\\' && text_[stop] != '\n') ++stop;
+    if (stop >= end || text_[stop] != '"') raise_lex_error(text_, pos, line_, col);
+    return token(TokenKind::Str, stop + 1);
+  }
+  if (c == '0' && stop < end && text_[stop] == 'x') {
+    ++stop;
+    while (stop < end && is_alnum(text_[stop])) ++stop;
+    return token(TokenKind::Hex, stop);
+  }
+  if (is_digit(c) || (c == '-' && stop < end && is_digit(text_[stop]))) {
+    while (stop < end && is_digit(text_[stop])) ++stop;
+    return token(TokenKind::Int, stop);
+  }
+  if (is_punct(c)) return token(TokenKind::Punct, stop);
+  raise_lex_error(text_, pos, line_, col);
+}
+
+std::vector<Token> tokenize(std::string_view text, std::size_t start, std::int64_t first_line) {
+  TokenStream stream(text, start, first_line);
+  std::vector<Token> tokens{stream.take()};
+  while (tokens.back().kind != TokenKind::Eof) tokens.push_back(stream.take());
   return tokens;
 }
 

@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -52,7 +53,8 @@ std::size_t id_digits() { return std::to_string(ir::format_facts().max_value_id)
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text), arena_(std::make_unique<ir::Arena>()) {}
+  explicit Parser(std::string_view text)
+      : text_(text), toks_(std::string_view()), arena_(std::make_unique<ir::Arena>()) {}
 
   ir::KernelDef parse();
 
@@ -60,13 +62,9 @@ class Parser {
   // ------------------------------------------------------------------ token helpers
   static ParseError error(const Token& tok, const std::string& what) { return ParseError(tok.line, tok.col, what); }
 
-  const Token& peek() const { return toks_[pos_]; }
+  const Token& peek() const { return toks_.peek(); }
 
-  Token take() {
-    Token tok = toks_[pos_];
-    if (tok.kind != TokenKind::Eof) ++pos_;
-    return tok;
-  }
+  Token take() { return toks_.take(); }
 
   Token expect_punct(std::string_view punct) {
     Token tok = take();
@@ -89,18 +87,16 @@ class Parser {
     if (tok.kind != TokenKind::Nl) throw error(tok, "expected end of line, found " + describe_token(tok));
   }
 
-  void skip_blank_lines() {
-    while (toks_[pos_].kind == TokenKind::Nl) ++pos_;
-  }
+  void skip_blank_lines() { toks_.skip_newlines(); }
 
   bool at_punct(std::string_view punct) const {
-    const Token& tok = toks_[pos_];
+    const Token& tok = toks_.peek();
     return tok.kind == TokenKind::Punct && tok.text == punct;
   }
 
   std::pair<Type, Token> parse_type() {
     Token tok = peek();
-    Type ty = ir::parse_type_tokens(toks_, pos_);
+    Type ty = ir::parse_type_stream(toks_);
     return {ty, tok};
   }
 
@@ -179,24 +175,34 @@ class Parser {
   }
 
   // ------------------------------------------------------------------ attributes
-  // {NAME = VALUE : TYPE, ...} with names strictly increasing.
-  std::vector<RawAttr> raw_attrs() {
+  // {NAME = VALUE : TYPE, ...} with names strictly increasing. Only the entries attrs_for can
+  // report on are kept: those named in defs and the first other one (the unknown attribute it
+  // would name), so the list never outgrows the table.
+  std::vector<RawAttr> raw_attrs(const std::vector<AttrDef>& defs) {
     expect_punct("{");
     std::vector<RawAttr> entries;
     if (at_punct("}")) {
       take();
       return entries;
     }
+    auto known = [&](std::string_view name) {
+      for (const AttrDef& adef : defs) {
+        if (adef.name == name) return true;
+      }
+      return false;
+    };
+    std::optional<std::string_view> last_name;
+    bool kept_unknown = false;
     while (true) {
       Token name_tok = take();
       if (name_tok.kind != TokenKind::Ident) {
         throw error(name_tok, "expected an attribute name, found " + describe_token(name_tok));
       }
-      if (!entries.empty() && name_tok.text <= entries.back().name) {
-        std::string what =
-            name_tok.text == entries.back().name ? "duplicate attribute" : "attributes must be sorted by name:";
+      if (last_name.has_value() && name_tok.text <= *last_name) {
+        std::string what = name_tok.text == *last_name ? "duplicate attribute" : "attributes must be sorted by name:";
         throw error(name_tok, what + " '" + echo(name_tok.text) + "'");
       }
+      last_name = name_tok.text;
       expect_punct("=");
       Token value_tok = take();
       bool is_literal = value_tok.kind == TokenKind::Int || value_tok.kind == TokenKind::Hex ||
@@ -214,7 +220,11 @@ class Parser {
       } else {
         attr_type = parse_type().first.text();
       }
-      entries.push_back(RawAttr{name_tok.text, name_tok, value_tok, std::move(attr_type), type_tok});
+      bool is_known = known(name_tok.text);
+      if (is_known || !kept_unknown) {
+        kept_unknown = kept_unknown || !is_known;
+        entries.push_back(RawAttr{name_tok.text, name_tok, value_tok, std::move(attr_type), type_tok});
+      }
       Token sep = take();
       if (sep.kind == TokenKind::Punct && sep.text == "}") return entries;
       if (sep.kind != TokenKind::Punct || sep.text != ",") {
@@ -294,8 +304,7 @@ class Parser {
   std::vector<Region*> regions(const OpDef& opdef, std::int64_t depth);
 
   std::string_view text_;
-  std::vector<Token> toks_;
-  std::size_t pos_ = 0;
+  TokenStream toks_;
   std::unordered_map<std::int64_t, Value*> visible_;
   std::unordered_set<std::int64_t> defined_;
   std::unique_ptr<ir::Arena> arena_;
@@ -313,9 +322,9 @@ ir::KernelDef Parser::parse() {
     throw ParseError(1, 1, "expected version header '" + version + "'");
   }
   if (newline != std::string_view::npos) {
-    toks_ = tokenize(text_, header.size() + 1, 2);
+    toks_ = TokenStream(text_, newline + 1, 2);
   } else {
-    toks_ = {Token{TokenKind::Eof, text_.substr(text_.size()), 1, static_cast<std::int64_t>(header.size()) + 1}};
+    toks_ = TokenStream(text_, text_.size(), 1, 0);
   }
   skip_blank_lines();
   expect_word("kernel");
@@ -325,7 +334,7 @@ ir::KernelDef Parser::parse() {
   }
   std::string name(sym.text.substr(1));
   Token at = peek();
-  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(ir::kernel_attrs()) : std::vector<RawAttr>{};
   AttrMap kernel_attrs = attrs_for(ir::kernel_attrs(), raws, at, "kernel @" + name, Type());
   expect_end_of_line();
   std::vector<ir::Param> params;
@@ -354,7 +363,7 @@ ir::Param Parser::param() {
   Token at = peek();
   AttrMap attrs;
   if (value->type.is_ptr()) {
-    std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+    std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(ir::param_attrs()) : std::vector<RawAttr>{};
     attrs = attrs_for(ir::param_attrs(), raws, at, "param %" + std::to_string(value->id), Type());
   } else if (at_punct("{")) {
     throw error(at, "attributes apply only to pointer params");
@@ -414,7 +423,7 @@ Op* Parser::op(std::int64_t depth) {
     throw error(name_tok, opdef->name + " " + exc.detail());
   }
   Token at = peek();
-  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs() : std::vector<RawAttr>{};
+  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(opdef->attrs) : std::vector<RawAttr>{};
   Type num_type = results.empty() ? Type() : results[0]->type;
   AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
   std::vector<Region*> parsed_regions = regions(*opdef, depth);

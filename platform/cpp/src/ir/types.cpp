@@ -209,20 +209,20 @@ bool is_small_decimal(std::string_view text) {
   return text == "0" || text[0] != '0';
 }
 
-std::size_t expect_punct(const std::vector<Token>& tokens, std::size_t pos, std::string_view punct) {
-  const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
+void expect_punct(TokenStream& tokens, std::string_view punct) {
+  const Token& tok = tokens.peek();
   if (tok.kind != TokenKind::Punct || tok.text != punct) {
     throw ParseError(tok.line, tok.col,
                      "expected '" + std::string(punct) + "', found " + describe_token(tok));
   }
-  return pos + 1;
+  tokens.take();
 }
 
 }  // namespace
 
-Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool pointee) {
+Type parse_type_stream(TokenStream& tokens, bool pointee) {
   const TypeFacts& f = type_facts();
-  const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
+  const Token tok = tokens.peek();
   if (tok.kind != TokenKind::Ident) {
     throw ParseError(tok.line, tok.col, "expected a type, found " + describe_token(tok));
   }
@@ -232,16 +232,17 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
   }
   std::size_t index = 0;
   if (find_scalar(tok.text, &index) != nullptr) {
-    pos += 1;
+    tokens.take();
     return Type::scalar(index);
   }
   if (tok.text == "rsrc") {
-    pos += 1;
+    tokens.take();
     return Type::resource();
   }
   if (tok.text == "vec") {
-    pos = expect_punct(tokens, pos + 1, "<");
-    const Token& inner = tokens[std::min(pos, tokens.size() - 1)];
+    tokens.take();
+    expect_punct(tokens, "<");
+    const Token inner = tokens.peek();
     std::size_t x = inner.text.rfind('x');
     bool sep = x != std::string_view::npos;
     std::string_view elem_name = sep ? inner.text.substr(0, x) : std::string_view();
@@ -260,17 +261,18 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
     } catch (const ValueError& exc) {
       throw ParseError(inner.line, inner.col, exc.message());
     }
-    pos = expect_punct(tokens, pos + 1, ">");
+    tokens.take();
+    expect_punct(tokens, ">");
     return ty;
   }
   if (tok.text == "ptr") {
-    pos = expect_punct(tokens, pos + 1, "<");
-    const Token& first = tokens[std::min(pos, tokens.size() - 1)];
-    std::int64_t pointee_line = first.line;
-    std::int64_t pointee_col = first.col;
-    Type pointee_type = parse_type_tokens(tokens, pos, true);
-    pos = expect_punct(tokens, pos, ",");
-    const Token& space = tokens[std::min(pos, tokens.size() - 1)];
+    tokens.take();
+    expect_punct(tokens, "<");
+    std::int64_t pointee_line = tokens.peek().line;
+    std::int64_t pointee_col = tokens.peek().col;
+    Type pointee_type = parse_type_stream(tokens, true);
+    expect_punct(tokens, ",");
+    const Token space = tokens.peek();
     if (space.kind != TokenKind::Ident) {
       throw ParseError(space.line, space.col, "expected an address space, found " + describe_token(space));
     }
@@ -284,7 +286,8 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
     } catch (const TypeError& exc) {
       throw ParseError(pointee_line, pointee_col, exc.message());
     }
-    pos = expect_punct(tokens, pos + 1, ">");
+    tokens.take();
+    expect_punct(tokens, ">");
     return ty;
   }
   throw ParseError(tok.line, tok.col, "unknown type '" + echo(tok.text) + "'");
@@ -292,10 +295,9 @@ Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool 
 
 Type parse_type(std::string_view source) {
   check_characters(source);
-  std::vector<Token> tokens = tokenize(source);
-  std::size_t pos = 0;
-  Type ty = parse_type_tokens(tokens, pos);
-  const Token& tok = tokens[std::min(pos, tokens.size() - 1)];
+  TokenStream tokens(source);
+  Type ty = parse_type_stream(tokens);
+  const Token& tok = tokens.peek();
   if (tok.kind != TokenKind::Eof) {
     throw ParseError(tok.line, tok.col, "unexpected '" + echo(tok.text) + "' after type " + ty.text());
   }

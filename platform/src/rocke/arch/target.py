@@ -17,6 +17,7 @@ from rocke.arch.datafile import (
     want_unique,
 )
 from rocke.arch.errors import ArchDataError, UnknownArchError, UnknownFeatureError
+from rocke.ir.archlike import set_arch_resolver
 
 ARCHS_FILE = "archs.toml"
 ARCHS_FORMAT = "rocke.arch/1"
@@ -218,6 +219,9 @@ def get_arch(name: str) -> ArchTarget:
         shown = f"'{name}'" if isinstance(name, str) else "of a non-string name"
         raise UnknownArchError(f"unknown arch {shown}; known: {', '.join(ARCH_NAMES)}")
     return arch
+
+
+set_arch_resolver(get_arch)  # rocke.ir.verify(kernel, "gfx942") resolves names through this
 
 
 def resolve_arch(arch: str | ArchTarget) -> ArchTarget:

@@ -1,20 +1,23 @@
 """Entry point of the `rocke` command.
 
 Bad arguments or inputs print one line and exit with status 2; a failing tool
-(LLVM, an engine mismatch) exits with 1. Never a traceback.
+(LLVM, an engine mismatch) exits with 1. Never a traceback: anything unexpected is one
+"internal error" line with exit status 1 (ROCKE_TRACEBACK=1 shows the traceback instead).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import rocke
 from rocke.cli import bench_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, sim_cmd
-from rocke.cli.common import UsageError
+from rocke.cli.common import ArgumentParser, UsageError, one_line
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
 from rocke.families.configs import family_configs
+from rocke.gates.bench import BenchError
 from rocke.isa import ToolchainError
 
 
@@ -37,7 +40,7 @@ def _cmd_families(_args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rocke", description="rocKE: kernel authoring for AMD GPUs")
+    parser = ArgumentParser(prog="rocke", description="rocKE: kernel authoring for AMD GPUs")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("version", help="print the Python and C++ engine versions").set_defaults(run=_cmd_version)
     sub.add_parser("families", help="list registered kernel families").set_defaults(run=_cmd_families)
@@ -53,12 +56,26 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    prog = f"rocke {args.command}"
     try:
         return args.run(args)
-    except (UsageError, ValueError, KeyError, EngineUnavailableError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"rocke {args.command}: error: {message}", file=sys.stderr)
+    except (UsageError, ValueError, KeyError, EngineUnavailableError, BenchError, OSError) as exc:
+        if isinstance(exc, KeyError) and exc.args:
+            message: object = exc.args[0]
+        elif isinstance(exc, OSError) and exc.strerror:
+            message = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+        else:
+            message = exc
+        print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
         return 2
     except (ToolchainError, EngineMismatchError) as exc:
-        print(f"rocke {args.command}: failed: {exc}", file=sys.stderr)
+        print(f"{prog}: failed: {one_line(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("ROCKE_TRACEBACK") == "1":
+            raise
+        print(f"{prog}: internal error: {type(exc).__name__}: {one_line(exc)}", file=sys.stderr)
         return 1

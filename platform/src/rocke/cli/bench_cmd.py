@@ -1,26 +1,26 @@
-"""`rocke bench [--only F] [--json PATH] [--quick]`: the bench lane's four sections."""
+"""`rocke bench [--only F] [--json PATH] [--quick]`: the bench lane's five sections."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from rocke.cli.common import jobs_arg, output_file
 from rocke.gates.bench import format_bench, run_bench
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="engine speed, gate cost, kernel resources, scaling (not pass/fail)")
     parser.add_argument("--only", action="append", metavar="FAMILY")
-    parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", type=output_file("--json"), help="also write the figures as JSON here")
+    parser.add_argument("--jobs", type=jobs_arg, default=2)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and sizes (smoke run)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.quick:
-        data = run_bench(args.only, runs=1, max_configs=1, jobs=args.jobs, sizes=(200, 400))
+        data = run_bench(args.only, runs=1, max_configs=1, jobs=args.jobs, sizes=(200, 400), parse_size=1 << 16)
     else:
         data = run_bench(args.only, jobs=args.jobs)
     print(format_bench(data))

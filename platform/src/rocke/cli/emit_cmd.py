@@ -1,14 +1,21 @@
-"""`rocke emit FAMILY (--config N | --spec KV) --arch A --flavor F [--engine E] [--ir]`."""
+"""`rocke emit FAMILY (--config N | --spec KV) [--arch A] --flavor F [--engine E] [--ir]`.
+
+With --config N the arch is the config line's (--arch may be omitted; if given it must agree).
+`--engine cpp` builds with the family's C++ builder and lowers in C++; `--engine both` runs the
+Python and the C++ builders and lowerers on the same spec and prints only identical bytes (a
+refusal only when both refuse with the same text); any difference is an engine mismatch.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from rocke.cli.common import UsageError, add_target_args
-from rocke.engine import lower
-from rocke.families import Family, get_family
-from rocke.families.configs import family_configs
+from rocke.cli.common import UsageError, add_target_args, config_arg
+from rocke.engine import EngineMismatchError, default_engine, first_difference, lower
+from rocke.families import Family, Spec, get_family
+from rocke.families.configs import ConfigLine, family_configs
+from rocke.gates.emitters import Emission, emit_cpp, emit_python
 from rocke.ir import print_kernel
 
 
@@ -16,34 +23,78 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("emit", help="build a family config and print its LLVM IR (or IR)")
     parser.add_argument("family")
     which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--config", type=int, metavar="N", help="config number (0-based) in the config file")
+    which.add_argument("--config", type=config_arg, metavar="N", help="config number (0-based) in the config file")
     which.add_argument("--spec", metavar="KV", help="spec in canonical key=value text")
-    add_target_args(parser, flavor_required=False)
+    add_target_args(parser, flavor_required=False, arch_required=False)
     parser.add_argument("--ir", action="store_true", help="print the rocke.ir/1 text instead of LLVM IR")
     parser.set_defaults(run=run)
 
 
-def resolve_spec(family: Family, config: int | None, spec: str | None, arch: str):
-    """The spec of `--config N` (which must be for `arch`) or of `--spec KV`."""
+def resolve_kv(family: Family, config: int | None, spec: str | None, arch: str | None) -> tuple[str, str]:
+    """(spec text, arch) of `--config N` (the line's arch; --arch, if given, must agree) or of
+    `--spec KV --arch A`."""
     if spec is None:
+        assert config is not None
         configs = family_configs(family)
         if not 0 <= config < len(configs):
             raise UsageError(f"--config {config}: {family.name} has configs 0..{len(configs) - 1}")
         line = configs[config]
-        if line.arch != arch:
-            raise UsageError(f"--config {config} is for {line.arch}, not {arch}")
-        spec = line.kv
-    return family.spec.from_kv(spec)
+        if arch is not None and line.arch != arch:
+            raise UsageError(f"--config {config} is for {line.arch}, not {arch} (omit --arch to use the line's)")
+        return line.kv, line.arch
+    if arch is None:
+        raise UsageError("--arch is required with --spec")
+    return spec, arch
+
+
+def resolve_spec(family: Family, config: int | None, spec: str | None, arch: str | None) -> tuple[Spec, str]:
+    """The spec and arch of `--config N` or of `--spec KV --arch A` (see resolve_kv)."""
+    kv, arch = resolve_kv(family, config, spec, arch)
+    return family.spec.from_kv(kv), arch
+
+
+def _checked(out: Emission, engine: str) -> Emission:
+    if out.crash is not None:
+        raise RuntimeError(f"{engine} engine: {out.crash}")
+    return out
+
+
+def emit_engines(family: Family, kv: str, arch: str, flavors: tuple[str, ...], engine: str) -> Emission:
+    """One config through the chosen engine(s): cpp = C++ builder + C++ lowerer; both = the Python
+    and the C++ paths, which must agree on the IR, every .ll and any refusal. A refusal is raised
+    as a ValueError with its text."""
+    line = ConfigLine(0, arch, kv, False)
+    if engine == "cpp":
+        out = _checked(emit_cpp(family, line, flavors), "cpp")
+    else:
+        out = _checked(emit_python(family, line, flavors), "python")
+        cpp = _checked(emit_cpp(family, line, flavors), "cpp")
+        where = f"{family.name} [{kv}] on {arch}"
+        if out.refusal != cpp.refusal:
+            raise EngineMismatchError(f"python and cpp engines differ for {where}: "
+                                      f"python: {out.refusal or 'built'}; cpp: {cpp.refusal or 'built'}")
+        if out.refusal is None:
+            pairs = [("IR", out.ir, cpp.ir), *((f"{f} .ll", out.ll[f], cpp.ll[f]) for f in flavors)]
+            for what, py_text, cpp_text in pairs:
+                if py_text != cpp_text:
+                    raise EngineMismatchError(f"python and cpp engines differ for {where} ({what}): "
+                                              f"{first_difference(py_text or '', cpp_text or '')}")
+    if out.refusal is not None:
+        raise ValueError(out.refusal)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     family = get_family(args.family)
-    spec = resolve_spec(family, args.config, args.spec, args.arch)
-    kernel = family.build(spec, args.arch)
-    if args.ir:
-        sys.stdout.write(print_kernel(kernel))
-        return 0
-    if not args.flavor:
+    kv, arch = resolve_kv(family, args.config, args.spec, args.arch)
+    if not args.ir and not args.flavor:
         raise UsageError("--flavor is required unless --ir is given")
-    sys.stdout.write(lower(kernel, arch=args.arch, flavor=args.flavor, engine=args.engine))
+    engine = default_engine() if args.engine is None else args.engine
+    if engine == "python":
+        kernel = family.build(family.spec.from_kv(kv), arch)
+        text = print_kernel(kernel) if args.ir else lower(kernel, arch=arch, flavor=args.flavor, engine=engine)
+    else:
+        out = emit_engines(family, kv, arch, () if args.ir else (args.flavor,), engine)
+        text = out.ir if args.ir else out.ll[args.flavor]  # type: ignore[assignment]
+    sys.stdout.write(text)
     return 0

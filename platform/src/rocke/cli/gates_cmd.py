@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rocke.cli.common import UsageError, existing_dir, jobs_arg, shard_arg
+from rocke.families.configs import family_configs
 from rocke.gates.emitters import FLAVORS
-from rocke.gates.golden import bless, check_golden
+from rocke.gates.golden import bless, check_golden, source_golden_path
 from rocke.gates.parity import format_report, run_parity
-from rocke.gates.runner import Shard
+from rocke.gates.runner import Shard, select_families
 from rocke.gates.validity import format_rows, run_validity
 
 
@@ -17,19 +19,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument("gate", choices=["parity", "golden", "validity"])
     check.add_argument("--only", action="append", metavar="FAMILY", help="restrict to a family (repeatable)")
     check.add_argument("--flavor", choices=FLAVORS, help="parity: restrict to one flavor")
-    check.add_argument("--jobs", type=int, default=1, help="worker processes")
-    check.add_argument("--shard", type=Shard.parse, help="i/n: take every n-th config starting at i")
-    check.add_argument("--root", type=Path, help="golden: read goldens from this source checkout")
+    check.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes")
+    check.add_argument("--shard", type=shard_arg, help="i/n: take every n-th config starting at i")
+    check.add_argument("--root", type=existing_dir("--root"), help="golden: read goldens from this source checkout")
     check.add_argument("--quiet", action="store_true", help="no progress lines")
     check.set_defaults(run=run_check)
     blessp = sub.add_parser("bless", help="recompute and rewrite the goldens in a source checkout")
     blessp.add_argument("--only", action="append", metavar="FAMILY")
-    blessp.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: cwd)")
-    blessp.add_argument("--jobs", type=int, default=1)
+    blessp.add_argument("--root", type=existing_dir("--root"), default=None, help="repository root (default: cwd)")
+    blessp.add_argument("--jobs", type=jobs_arg, default=1)
     blessp.set_defaults(run=run_bless)
 
 
+def _check_shard(only: list[str] | None, shard: Shard | None) -> None:
+    """A shard must select at least one config (checked before any config is emitted)."""
+    if shard is None:
+        return
+    total = sum(len(family_configs(f)) for f in select_families(only))
+    if shard.index >= total:
+        raise UsageError(f"--shard {shard.index}/{shard.count} selects no configs "
+                         f"(the selected families have {total} configs)")
+
+
+def _check_root(only: list[str] | None, root: Path) -> None:
+    """Every selected family's golden must be locatable under root (before anything is computed)."""
+    for family in select_families(only):
+        try:
+            source_golden_path(family, root)
+        except FileNotFoundError as exc:
+            raise UsageError(f"--root {root}: {exc}") from None
+
+
 def run_check(args: argparse.Namespace) -> int:
+    if args.gate == "golden" and args.shard:
+        raise UsageError("--shard applies to parity and validity only")
+    if args.gate != "parity" and args.flavor:
+        raise UsageError("--flavor applies to parity only")
+    if args.gate != "golden" and args.root:
+        raise UsageError("--root applies to golden only")
+    select_families(args.only)  # an unknown --only family is a usage error before any work
+    _check_shard(args.only, args.shard)
+    if args.root is not None:
+        _check_root(args.only, args.root)
     if args.gate == "parity":
         flavors = (args.flavor,) if args.flavor else FLAVORS
         statuses, progress = run_parity(args.only, flavors=flavors, jobs=args.jobs, shard=args.shard,
@@ -59,6 +90,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_bless(args: argparse.Namespace) -> int:
-    for line in bless(args.only, root=args.root, jobs=args.jobs):
+    root = Path.cwd() if args.root is None else args.root
+    _check_root(args.only, root)
+    for line in bless(args.only, root=root, jobs=args.jobs):
         print(f"bless: {line}")
     return 0

@@ -1,6 +1,7 @@
-"""`rocke isa (FILE | FAMILY --config N | FAMILY --spec KV) --arch A [--flavor F] [--json] [--asm]`.
+"""`rocke isa (FILE | FAMILY --config N | FAMILY --spec KV) [--arch A] [--flavor F] [--json] [--asm]`.
 
 Real ISA and resource use of a kernel: a rocke.ir/1 file, or a family config built by its builder.
+--arch is required except with --config N, whose line names the arch (--arch must then agree).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import argparse
 import json
 import sys
 
-from rocke.cli.common import UsageError, add_target_args, read_kernel
+from rocke.cli.common import UsageError, add_target_args, config_arg, read_kernel
 from rocke.engine import lower
 from rocke.ir import KernelDef
 from rocke.isa import Resources, compile_ll, ir_sha256, resources, running_flavor
@@ -19,9 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("isa", help="compile a kernel with the real LLVM; print its resources")
     parser.add_argument("file", metavar="FILE|FAMILY", help="kernel in rocke.ir/1 text, or a family name")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--config", type=int, metavar="N", help="with FAMILY: config number (0-based)")
+    which.add_argument("--config", type=config_arg, metavar="N", help="with FAMILY: config number (0-based)")
     which.add_argument("--spec", metavar="KV", help="with FAMILY: spec in canonical key=value text")
-    add_target_args(parser, flavor_required=False)
+    add_target_args(parser, flavor_required=False, arch_required=False)
     parser.add_argument("--json", action="store_true", help="print resources as JSON")
     parser.add_argument("--asm", action="store_true", help="print the ISA as well")
     parser.set_defaults(run=run)
@@ -44,19 +45,22 @@ def format_resources(res: Resources) -> str:
             f"scratch {res.scratch_bytes} B  lds {res.lds_bytes} B  occupancy {res.occupancy} waves/SIMD")
 
 
-def _kernel(args: argparse.Namespace) -> KernelDef:
+def _kernel(args: argparse.Namespace) -> tuple[KernelDef, str]:
     if args.config is None and args.spec is None:
-        return read_kernel(args.file)
+        if args.arch is None:
+            raise UsageError("--arch is required with FILE")
+        return read_kernel(args.file), args.arch
     from rocke.cli.emit_cmd import resolve_spec
     from rocke.families import get_family
 
     family = get_family(args.file)
-    return family.build(resolve_spec(family, args.config, args.spec, args.arch), args.arch)
+    spec, arch = resolve_spec(family, args.config, args.spec, args.arch)
+    return family.build(spec, arch), arch
 
 
 def run(args: argparse.Namespace) -> int:
-    kernel = _kernel(args)
-    ll, asm, res = compile_kernel(kernel, arch=args.arch, flavor=args.flavor, engine=args.engine)
+    kernel, arch = _kernel(args)
+    ll, asm, res = compile_kernel(kernel, arch=arch, flavor=args.flavor, engine=args.engine)
     if args.asm:
         sys.stdout.write(asm)
     if args.json:

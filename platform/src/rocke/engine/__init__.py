@@ -1,7 +1,14 @@
 """rocke.engine: the switch between the Python engine and the C++ engine (``rocke_engine``)."""
 
 from rocke.engine.native import EngineUnavailableError, native_engine
-from rocke.engine.switch import ENGINES, EngineMismatchError, default_engine, first_difference, lower
+from rocke.engine.switch import (
+    ENGINES,
+    EngineMismatchError,
+    default_engine,
+    first_difference,
+    lower,
+    lower_text,
+)
 
 __all__ = [
     "ENGINES",
@@ -10,5 +17,6 @@ __all__ = [
     "default_engine",
     "first_difference",
     "lower",
+    "lower_text",
     "native_engine",
 ]

@@ -54,6 +54,8 @@ class Spec:
 
     @classmethod
     def from_kv(cls, text: str) -> Self:
+        if not isinstance(text, str):
+            raise TypeError(f"{cls.FAMILY}: from_kv: expected str, got {type(text).__name__}")
         types = cls.field_types()
         values: dict[str, Any] = {}
         for pair in text.split(" ") if text else []:

@@ -22,7 +22,8 @@ from rocke.gates.golden import check_golden
 from rocke.gates.parity import run_parity
 from rocke.gates.runner import select_families
 from rocke.gates.validity import run_validity
-from rocke.ir import Builder, f32, print_kernel, ptr
+from rocke.ir import Builder, f32, parse_kernel, print_kernel, ptr
+from rocke.ir.adversarial import adversarial_inputs
 from rocke.lower import lower
 
 
@@ -57,10 +58,6 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        try:
-            find_native_emitter(family.native_emitter)
-        except FrameError as exc:
-            raise BenchError(str(exc)) from None
         all_configs = len(family_configs(family))
         native = median_seconds(lambda f=family: emit_native(f), runs=max(1, runs // 2)) / all_configs
         py_med, cpp_med = statistics.median(py), statistics.median(cpp)
@@ -133,16 +130,56 @@ def scaling(sizes: list[int], *, runs: int, arch: str = "gfx942") -> list[dict[s
     return rows
 
 
+PARSE_INPUTS = ("trailing_spaces", "open_braces", "blank_lines", "unterminated_string", "many_operands",
+                "many_attributes")
+
+
+def _parse_seconds(parse: Callable[[str], Any], text: str, runs: int) -> float:
+    def once() -> None:
+        try:
+            parse(text)
+        except ValueError:
+            pass
+
+    return median_seconds(once, runs=runs)
+
+
+def parse_speed(size: int, *, runs: int) -> list[dict[str, Any]]:
+    """Parse throughput (MB/s) of both engines on the largest valid kernel of the scaling rows and on
+    rocke.ir.adversarial's hostile inputs, at `size` and 4x `size` bytes; the `x4` columns are the
+    time ratios (about 4 for a linear parser, 16 for a quadratic one)."""
+    engine = native_engine()
+    inputs = {"valid_kernel": (print_kernel(synthetic_kernel(max(64, size // 48))),
+                               print_kernel(synthetic_kernel(max(64, size // 12))))}
+    for name in PARSE_INPUTS:
+        inputs[name] = (adversarial_inputs(size)[name], adversarial_inputs(4 * size)[name])
+    rows = []
+    for name, (small, large) in inputs.items():
+        row: dict[str, Any] = {"input": name, "bytes": len(large)}
+        for engine_name, parse in (("python", parse_kernel), ("cpp", engine.parse_print)):
+            t_small, t_large = _parse_seconds(parse, small, runs), _parse_seconds(parse, large, runs)
+            row[f"{engine_name}_mb_s"] = len(large) / max(t_large, 1e-9) / 1e6
+            row[f"{engine_name}_x4"] = t_large / max(t_small, 1e-9)
+        rows.append(row)
+    return rows
+
+
 def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int = 8, jobs: int = 2,
-              sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000)) -> dict[str, Any]:
+              sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000), parse_size: int = 1 << 20) -> dict[str, Any]:
     families = select_families(only)
     if not families:
         raise BenchError("no families registered")
+    for family in families:  # before anything is measured
+        try:
+            find_native_emitter(family.native_emitter)
+        except FrameError as exc:
+            raise BenchError(str(exc)) from None
     return {
         "engine_speed": engine_speed(families, runs=runs, max_configs=max_configs),
         "gate_cost": gate_cost(only, jobs=jobs),
         "kernel_resources": kernel_resources(only, jobs=jobs),
         "scaling": scaling(list(sizes), runs=runs),
+        "parse_speed": parse_speed(parse_size, runs=min(runs, 3)),
     }
 
 
@@ -169,5 +206,11 @@ def format_bench(data: dict[str, Any]) -> str:
     lines.append(f"{'ops':>8} {'python ms':>10} {'cpp ms':>9} {'cpp x':>7}")
     for r in data["scaling"]:
         lines.append(f"{r['ops']:>8} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['cpp_speedup']:7.1f}")
+    if "parse_speed" in data:
+        lines.append("5. parse speed: MB/s on the 4x input; x4 = time at 4x the input over time at 1x (linear: ~4)")
+        lines.append(f"{'input':<20} {'bytes':>10} {'python MB/s':>12} {'x4':>6} {'cpp MB/s':>9} {'x4':>6}")
+        for r in data["parse_speed"]:
+            lines.append(f"{r['input']:<20} {r['bytes']:>10} {r['python_mb_s']:12.2f} {r['python_x4']:6.1f}"
+                         f" {r['cpp_mb_s']:9.1f} {r['cpp_x4']:6.1f}")
     return "\n".join(lines)
 

@@ -2,6 +2,9 @@
 
 Tokens are tuples (kind, text, line, col). Kinds: nl, ident, value, sym, str, int, hex, punct, eof.
 Spaces separate tokens and are otherwise insignificant; line feeds are tokens.
+
+The parser reads tokens one at a time from a TokenStream (one token of lookahead), so lexing is a
+single left-to-right pass and no token list proportional to the input is ever held.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from .errors import ParseError
 
 Token = tuple[str, str, int, int]
 
-# Leading spaces belong to the match but not to the token; "bad" catches any other character.
+# Matched with .match() at the current position: the leading spaces are skipped, then exactly one
+# alternative applies ("eof" at the end, "bad" for any other character), so no match ever fails and
+# nothing is rescanned.
 _TOKEN = re.compile(
     r" *(?:"
     r"(?P<nl>\n)"
@@ -23,9 +28,12 @@ _TOKEN = re.compile(
     r"|(?P<hex>0x[0-9A-Za-z]*)"
     r"|(?P<int>-?[0-9]+)"
     r"|(?P<punct>[{}()<>,:=])"
+    r"|(?P<eof>\Z)"
     r"|(?P<bad>[^ ])"
     r")"
 )
+_BLANKS = re.compile(r"[ \n]*")
+_STRING_STOP = re.compile(r'["\\\n]')
 _BAD_CHAR = re.compile(r"[^\n\x20-\x7e]")
 
 MAX_TOKEN_ECHO = 32
@@ -54,30 +62,68 @@ def echo(text: str) -> str:
     return text
 
 
-def tokenize(text: str, start: int = 0, first_line: int = 1) -> list[Token]:
-    """Tokens of text[start:], whose first character sits at line first_line, column 1.
+class TokenStream:
+    """Tokens of text[start:], lexed on demand; line numbering starts at first_line, and line_start
+    is the offset of that line's first character (columns count from it).
 
-    The caller has already run check_characters on text.
+    The caller has already run check_characters on text. After the last token, peek() and take()
+    return the eof token forever.
     """
-    tokens: list[Token] = []
-    append = tokens.append
-    line = first_line
-    line_start = start
-    end = start
-    for m in _TOKEN.finditer(text, start):
-        kind = m.lastgroup
-        pos = m.start(kind)  # type: ignore[arg-type]
-        end = m.end()
+
+    __slots__ = ("_line", "_line_start", "_next", "_pos", "_text")
+
+    def __init__(self, text: str, start: int = 0, first_line: int = 1, line_start: int | None = None) -> None:
+        self._text = text
+        self._pos = start
+        self._line = first_line
+        self._line_start = start if line_start is None else line_start
+        self._next = self._lex()
+
+    def peek(self) -> Token:
+        return self._next
+
+    def take(self) -> Token:
+        tok = self._next
+        if tok[0] != "eof":
+            self._next = self._lex()
+        return tok
+
+    def skip_newlines(self) -> None:
+        """Drop nl tokens (blank lines) up to the next other token, in one scan."""
+        if self._next[0] != "nl":
+            return
+        text = self._text
+        blanks_end = _BLANKS.match(text, self._pos).end()  # type: ignore[union-attr]
+        end = text.rfind("\n", self._pos, blanks_end) + 1  # just after the last line feed
+        if end > self._pos:
+            self._line += text.count("\n", self._pos, end)
+            self._line_start = end
+            self._pos = end
+        self._next = self._lex()
+
+    def _lex(self) -> Token:
+        text = self._text
+        m = _TOKEN.match(text, self._pos)
+        kind = m.lastgroup  # type: ignore[union-attr]
+        pos = m.start(kind)  # type: ignore[union-attr, arg-type]
+        col = pos - self._line_start + 1
+        self._pos = m.end()  # type: ignore[union-attr]
         if kind == "nl":
-            append(("nl", "\n", line, pos - line_start + 1))
-            line += 1
-            line_start = end
-        elif kind == "bad":
-            _raise_lex_error(text, pos, line, pos - line_start + 1)
-        else:
-            append((kind, m.group(kind), line, pos - line_start + 1))  # type: ignore[arg-type]
-    # trailing spaces after the last token are not matched by finditer when nothing follows them
-    append(("eof", "", line, len(text) - line_start + 1))
+            tok = ("nl", "\n", self._line, col)
+            self._line += 1
+            self._line_start = self._pos
+            return tok
+        if kind == "bad":
+            _raise_lex_error(text, pos, self._line, col)
+        return (kind, m.group(kind), self._line, col)  # type: ignore[union-attr, arg-type, return-value]
+
+
+def tokenize(text: str, start: int = 0, first_line: int = 1) -> list[Token]:
+    """All tokens of text[start:] as a list, eof last (tests and tools; the parser streams)."""
+    stream = TokenStream(text, start, first_line)
+    tokens = [stream.take()]
+    while tokens[-1][0] != "eof":
+        tokens.append(stream.take())
     return tokens
 
 
@@ -88,9 +134,8 @@ def _raise_lex_error(text: str, pos: int, line: int, col: int) -> None:
     if char == "@":
         raise ParseError(line, col, "expected a name after '@'")
     if char == '"':
-        stop = pos + 1
-        while stop < len(text) and text[stop] not in '"\\\n':
-            stop += 1
+        found = _STRING_STOP.search(text, pos + 1)
+        stop = len(text) if found is None else found.start()
         if stop < len(text) and text[stop] == "\\":
             raise ParseError(line, col + (stop - pos), "backslash is not allowed in strings")
         raise ParseError(line, col, "unterminated string")

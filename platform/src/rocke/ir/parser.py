@@ -14,11 +14,11 @@ from .core import KernelDef, Op, Param, Region, Value
 from .errors import OpCheckError, ParseError
 from .facts import MAX_INT_DIGITS, MAX_REGION_DEPTH, MAX_VALUE_ID, VERSION
 from .floats import bits_to_float, float_to_bits
-from .lexer import Token, check_characters, echo, tokenize
+from .lexer import Token, TokenStream, check_characters, echo
 from .names import is_hint, is_kernel_name
 from .optable import OP_BY_NAME, OpDef
 from .typecheck import check_operand_count, check_result_count
-from .types import ScalarType, Type, describe_token, parse_type_tokens
+from .types import ScalarType, Type, describe_token, parse_type_stream
 
 _ID_DIGITS = len(str(MAX_VALUE_ID))
 _HEX_DIGITS = "0123456789ABCDEF"
@@ -39,8 +39,7 @@ def parse_kernel(text: str | bytes) -> KernelDef:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.toks: list[Token] = []
-        self.pos = 0
+        self.toks = TokenStream("")
         self.visible: dict[int, Value] = {}
         self.defined: set[int] = set()
 
@@ -49,13 +48,10 @@ class _Parser:
         return ParseError(tok[2], tok[3], what)
 
     def peek(self) -> Token:
-        return self.toks[self.pos]
+        return self.toks.peek()
 
     def take(self) -> Token:
-        tok = self.toks[self.pos]
-        if tok[0] != "eof":
-            self.pos += 1
-        return tok
+        return self.toks.take()
 
     def expect_punct(self, punct: str) -> Token:
         tok = self.take()
@@ -75,17 +71,15 @@ class _Parser:
             raise self.error(tok, f"expected end of line, found {describe_token(tok)}")
 
     def skip_blank_lines(self) -> None:
-        while self.toks[self.pos][0] == "nl":
-            self.pos += 1
+        self.toks.skip_newlines()
 
     def at_punct(self, punct: str) -> bool:
-        tok = self.toks[self.pos]
+        tok = self.toks.peek()
         return tok[0] == "punct" and tok[1] == punct
 
     def parse_type(self) -> tuple[Type, Token]:
         tok = self.peek()
-        ty, self.pos = parse_type_tokens(self.toks, self.pos)
-        return ty, tok
+        return parse_type_stream(self.toks), tok
 
     # ------------------------------------------------------------------ literals and ids
     def value_id(self, tok: Token) -> int:
@@ -149,24 +143,32 @@ class _Parser:
         return tok, self.define(tok, ty, hint), type_tok
 
     # ------------------------------------------------------------------ attributes
-    def raw_attrs(self) -> list[_RawAttr]:
-        """{NAME = VALUE : TYPE, ...} with names strictly increasing."""
+    def raw_attrs(self, defs: tuple[AttrDef, ...]) -> list[_RawAttr]:
+        """{NAME = VALUE : TYPE, ...} with names strictly increasing.
+
+        Only the entries attrs_for can report on are kept: those named in defs and the first other
+        one (the unknown attribute it would name), so the list never outgrows the table.
+        """
         self.expect_punct("{")
         entries: list[_RawAttr] = []
         if self.at_punct("}"):
             self.take()
             return entries
+        known = {adef.name for adef in defs}
+        last_name: str | None = None
+        kept_unknown = False
         while True:
             name_tok = self.take()
             if name_tok[0] != "ident":
                 raise self.error(name_tok, f"expected an attribute name, found {describe_token(name_tok)}")
-            if entries and name_tok[1] <= entries[-1][0]:
+            if last_name is not None and name_tok[1] <= last_name:
                 what = (
                     "duplicate attribute"
-                    if name_tok[1] == entries[-1][0]
+                    if name_tok[1] == last_name
                     else "attributes must be sorted by name:"
                 )
                 raise self.error(name_tok, f"{what} '{echo(name_tok[1])}'")
+            last_name = name_tok[1]
             self.expect_punct("=")
             value_tok = self.take()
             if value_tok[0] not in ("int", "hex", "str") and not (
@@ -180,7 +182,9 @@ class _Parser:
                 attr_type = type_tok[1]
             else:
                 attr_type = self.parse_type()[0].text
-            entries.append((name_tok[1], name_tok, value_tok, attr_type, type_tok))
+            if name_tok[1] in known or not kept_unknown:
+                kept_unknown = kept_unknown or name_tok[1] not in known
+                entries.append((name_tok[1], name_tok, value_tok, attr_type, type_tok))
             sep = self.take()
             if sep[0] == "punct" and sep[1] == "}":
                 return entries
@@ -243,7 +247,10 @@ class _Parser:
             if header.startswith("rocke.ir/"):
                 raise ParseError(1, 1, f"unsupported version '{echo(header)}' (expected '{VERSION}')")
             raise ParseError(1, 1, f"expected version header '{VERSION}'")
-        self.toks = tokenize(text, len(header) + 1, 2) if newline >= 0 else [("eof", "", 1, len(header) + 1)]
+        if newline >= 0:
+            self.toks = TokenStream(text, newline + 1, 2)
+        else:
+            self.toks = TokenStream(text, len(text), 1, 0)
         self.skip_blank_lines()
         self.expect_word("kernel")
         sym = self.take()
@@ -251,7 +258,7 @@ class _Parser:
             raise self.error(sym, f"expected @NAME (letters, digits, '_'), found {describe_token(sym)}")
         name = sym[1][1:]
         at = self.peek()
-        raws = self.raw_attrs() if self.at_punct("{") else []
+        raws = self.raw_attrs(KERNEL_ATTRS) if self.at_punct("{") else []
         kernel_attrs = self.attrs_for(KERNEL_ATTRS, raws, at, f"kernel @{name}", None)
         self.expect_end_of_line()
         params = []
@@ -279,7 +286,7 @@ class _Parser:
             )
         at = self.peek()
         if value.type.is_ptr:
-            raws = self.raw_attrs() if self.at_punct("{") else []
+            raws = self.raw_attrs(PARAM_ATTRS) if self.at_punct("{") else []
             attrs = self.attrs_for(PARAM_ATTRS, raws, at, f"param %{value.id}", None)
         elif self.at_punct("{"):
             raise self.error(at, "attributes apply only to pointer params")
@@ -336,7 +343,7 @@ class _Parser:
         except OpCheckError as exc:
             raise self.error(name_tok, f"{opdef.name} {exc.detail}") from None
         at = self.peek()
-        raws = self.raw_attrs() if self.at_punct("{") else []
+        raws = self.raw_attrs(opdef.attrs) if self.at_punct("{") else []
         num_type = results[0].type if results else None
         attrs = self.attrs_for(opdef.attrs, raws, at, opdef.name, num_type)
         regions = self.regions(opdef, depth)

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import ParseError
 from .facts import IR_FACTS
-from .lexer import Token, check_characters, echo, tokenize
+from .lexer import Token, TokenStream, check_characters, echo
 
 
 class Type:
@@ -255,52 +255,58 @@ def parse_type(text: str) -> Type:
     if not isinstance(text, str):
         raise TypeError(f"parse_type: expected str, got {type(text).__name__}")
     check_characters(text)
-    tokens = tokenize(text)
-    ty, pos = parse_type_tokens(tokens, 0)
-    kind, tok, line, col = tokens[pos]
+    tokens = TokenStream(text)
+    ty = parse_type_stream(tokens)
+    kind, tok, line, col = tokens.peek()
     if kind != "eof":
         raise ParseError(line, col, f"unexpected '{echo(tok)}' after type {ty.text}")
     return ty
 
 
-def parse_type_tokens(tokens: list[Token], pos: int, pointee: bool = False) -> tuple[Type, int]:
-    """Read one type starting at tokens[pos]; returns (type, index after it). Raises ParseError.
+def parse_type_stream(tokens: TokenStream, pointee: bool = False) -> Type:
+    """Read one type from the stream (consuming exactly its tokens). Raises ParseError.
 
     pointee=True reads the pointee of a ptr<...>, which is never a pointer (this also bounds the
     nesting depth of type text to two).
     """
-    kind, text, line, col = tokens[pos]
+    kind, text, line, col = tokens.peek()
     if kind != "ident":
-        raise ParseError(line, col, f"expected a type, found {describe_token(tokens[pos])}")
+        raise ParseError(line, col, f"expected a type, found {describe_token(tokens.peek())}")
     if pointee and text in ("ptr", "rsrc"):
         got = "rsrc" if text == "rsrc" else "a pointer type"
         raise ParseError(line, col, f"ptr: pointee must be a scalar or vector type, got {got}")
     scalar = _SCALARS.get(text)
     if scalar is not None:
-        return scalar, pos + 1
+        tokens.take()
+        return scalar
     if text == "rsrc":
-        return rsrc, pos + 1
+        tokens.take()
+        return rsrc
     if text == "vec":
-        pos = _expect_punct(tokens, pos + 1, "<")
-        kind, inner, line, col = tokens[pos]
+        tokens.take()
+        _expect_punct(tokens, "<")
+        kind, inner, line, col = tokens.peek()
         elem_name, sep, lanes_text = inner.rpartition("x")
         if kind != "ident" or not sep or elem_name not in _SCALARS or not _is_small_decimal(lanes_text):
             raise ParseError(
-                line, col, f"expected ELEMxN inside vec<...>, found {describe_token(tokens[pos])}"
+                line, col, f"expected ELEMxN inside vec<...>, found {describe_token(tokens.peek())}"
             )
         try:
             ty: Type = vec(_SCALARS[elem_name], int(lanes_text))
         except (TypeError, ValueError) as exc:
             raise ParseError(line, col, str(exc)) from None
-        return ty, _expect_punct(tokens, pos + 1, ">")
+        tokens.take()
+        _expect_punct(tokens, ">")
+        return ty
     if text == "ptr":
-        pos = _expect_punct(tokens, pos + 1, "<")
-        pointee_line, pointee_col = tokens[pos][2], tokens[pos][3]
-        pointee_type, pos = parse_type_tokens(tokens, pos, pointee=True)
-        pos = _expect_punct(tokens, pos, ",")
-        kind, space, line, col = tokens[pos]
+        tokens.take()
+        _expect_punct(tokens, "<")
+        pointee_line, pointee_col = tokens.peek()[2], tokens.peek()[3]
+        pointee_type = parse_type_stream(tokens, pointee=True)
+        _expect_punct(tokens, ",")
+        kind, space, line, col = tokens.peek()
         if kind != "ident":
-            raise ParseError(line, col, f"expected an address space, found {describe_token(tokens[pos])}")
+            raise ParseError(line, col, f"expected an address space, found {describe_token(tokens.peek())}")
         if space not in ADDRESS_SPACES:
             raise ParseError(
                 line, col, f"unknown address space '{echo(space)}'; known: {', '.join(ADDRESS_SPACES)}"
@@ -309,7 +315,9 @@ def parse_type_tokens(tokens: list[Token], pos: int, pointee: bool = False) -> t
             ty = ptr(pointee_type, space)  # type: ignore[arg-type]
         except TypeError as exc:
             raise ParseError(pointee_line, pointee_col, str(exc)) from None
-        return ty, _expect_punct(tokens, pos + 1, ">")
+        tokens.take()
+        _expect_punct(tokens, ">")
+        return ty
     raise ParseError(line, col, f"unknown type '{echo(text)}'")
 
 
@@ -317,11 +325,11 @@ def _is_small_decimal(text: str) -> bool:
     return 0 < len(text) <= 4 and text.isascii() and text.isdigit() and (text == "0" or text[0] != "0")
 
 
-def _expect_punct(tokens: list[Token], pos: int, punct: str) -> int:
-    kind, text, line, col = tokens[pos]
+def _expect_punct(tokens: TokenStream, punct: str) -> None:
+    kind, text, line, col = tokens.peek()
     if kind != "punct" or text != punct:
-        raise ParseError(line, col, f"expected '{punct}', found {describe_token(tokens[pos])}")
-    return pos + 1
+        raise ParseError(line, col, f"expected '{punct}', found {describe_token(tokens.peek())}")
+    tokens.take()
 
 
 def describe_token(token: Token) -> str:

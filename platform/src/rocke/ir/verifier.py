@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .archlike import ArchLike
+from .archlike import ArchLike, resolve_arch_like
 from .attrs import KERNEL_ATTRS, PARAM_ATTRS, AttrDef
 from .constraints import PARAM_TYPES
 from .core import KernelDef, Op, Region, Value
@@ -22,9 +22,10 @@ from .typecheck import check_attrs, check_op
 from .types import Type
 
 
-def verify(kernel: KernelDef, arch: ArchLike | None = None) -> None:
-    """Raise VerifyError on the first broken rule; with arch, also check op legality for it."""
-    _Verifier(kernel, arch).run()
+def verify(kernel: KernelDef, arch: ArchLike | str | None = None) -> None:
+    """Raise VerifyError on the first broken rule; with arch (an ArchTarget or an arch name), also
+    check op legality for it. Any other arch is a TypeError, an unknown name an UnknownArchError."""
+    _Verifier(kernel, resolve_arch_like(arch, "verify")).run()
 
 
 def _types_text(types: tuple[Type, ...]) -> str:

@@ -11,7 +11,8 @@
 //
 // Both modes end the stream with the end marker. Exit status: 0 when the stream is complete;
 // 2 with one line on stderr for bad arguments (unknown option, family or flavor, a missing value);
-// 1 with one line on stderr for an unreadable file, a malformed config file or a crash (the stream
+// 1 with one line on stderr for an unreadable file (a directory, or over the input size limit of
+// rocke/ir/source.hpp; "-" reads stdin), a malformed config file or a crash (the stream
 // then has no end marker, so readers see it truncated).
 #pragma once
 

@@ -15,6 +15,7 @@ struct FormatFacts {
   std::int64_t max_value_id;       // ids are 0..max_value_id
   std::int64_t max_int_digits;     // longer integer literals are refused before conversion
   std::int64_t indent;             // spaces per region depth
+  std::int64_t max_input_bytes;    // default input size limit of the command-line readers
   std::string param_types;         // constraint every kernel parameter type satisfies
 };
 

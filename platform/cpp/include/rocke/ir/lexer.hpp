@@ -27,8 +27,32 @@ void check_characters(std::string_view text);
 // A token's text for error messages, cut to a bounded length.
 std::string echo(std::string_view text);
 
-// Tokens of text[start:], whose first character sits at line first_line, column 1. The caller
-// has already run check_characters on text. The last token is always eof.
+// Tokens of text[start:], lexed on demand with one token of lookahead (Python's TokenStream):
+// line numbering starts at first_line, and line_start is the offset of that line's first
+// character (columns count from it; npos means start). The caller has already run
+// check_characters on text. After the last token, peek() and take() return eof forever. A lexer
+// error (ParseError) is thrown when the token after the one taken is lexed.
+class TokenStream {
+ public:
+  explicit TokenStream(std::string_view text, std::size_t start = 0, std::int64_t first_line = 1,
+                       std::size_t line_start = std::string_view::npos);
+
+  const Token& peek() const { return next_; }
+  Token take();
+  // Drop nl tokens (blank lines) up to the next other token, in one scan.
+  void skip_newlines();
+
+ private:
+  Token lex();
+
+  std::string_view text_;
+  std::size_t pos_;
+  std::int64_t line_;
+  std::size_t line_start_;
+  Token next_;
+};
+
+// All tokens of text[start:] as a vector, eof last (tests and tools; the parser streams).
 std::vector<Token> tokenize(std::string_view text, std::size_t start = 0, std::int64_t first_line = 1);
 
 // How error messages name a token: "end of input", "end of line" or "'TEXT'".

@@ -95,9 +95,9 @@ Type ptr(Type pointee, std::string_view space);
 
 // Parse a type's text form (e.g. "ptr<vec<f16x4>, lds>"); ParseError (a ValueError) otherwise.
 Type parse_type(std::string_view text);
-// Read one type starting at tokens[pos]; returns the type and moves pos past it. pointee=true
-// reads the pointee of a ptr<...>, which is never a pointer.
-Type parse_type_tokens(const std::vector<Token>& tokens, std::size_t& pos, bool pointee = false);
+// Read one type from the stream, consuming exactly its tokens. pointee=true reads the pointee of
+// a ptr<...>, which is never a pointer.
+Type parse_type_stream(TokenStream& tokens, bool pointee = false);
 
 inline const Type i1 = scalar_type("i1");
 inline const Type i8 = scalar_type("i8");

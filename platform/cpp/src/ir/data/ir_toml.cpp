@@ -10,71 +10,72 @@ using namespace rocke::data::make;
 constexpr Node kNodes[] = {
     // [0] (root) -> [1, 9)
     T("", 1, 8),
-    // [1] format -> [9, 14)
-    T("format", 9, 5),
-    // [2] scalar -> [14, 22)
-    A("scalar", 14, 8),
-    // [3] vector -> [22, 25)
-    T("vector", 22, 3),
-    // [4] pointer -> [25, 27)
-    T("pointer", 25, 2),
-    // [5] address_space -> [27, 31)
-    A("address_space", 27, 4),
-    // [6] kernel -> [31, 32)
-    T("kernel", 31, 1),
-    // [7] kernel_attr -> [32, 34)
-    A("kernel_attr", 32, 2),
-    // [8] param_attr -> [34, 38)
-    A("param_attr", 34, 4),
+    // [1] format -> [9, 15)
+    T("format", 9, 6),
+    // [2] scalar -> [15, 23)
+    A("scalar", 15, 8),
+    // [3] vector -> [23, 26)
+    T("vector", 23, 3),
+    // [4] pointer -> [26, 28)
+    T("pointer", 26, 2),
+    // [5] address_space -> [28, 32)
+    A("address_space", 28, 4),
+    // [6] kernel -> [32, 33)
+    T("kernel", 32, 1),
+    // [7] kernel_attr -> [33, 35)
+    A("kernel_attr", 33, 2),
+    // [8] param_attr -> [35, 39)
+    A("param_attr", 35, 4),
     S("version", "rocke.ir/1"),
     I("max_region_depth", 64LL),
     I("max_value_id", 999999999LL),
     I("max_int_digits", 20LL),
     I("indent", 2LL),
-    // [14] scalar[0] -> [38, 43)
-    T("", 38, 5),
-    // [15] scalar[1] -> [43, 48)
-    T("", 43, 5),
-    // [16] scalar[2] -> [48, 53)
-    T("", 48, 5),
-    // [17] scalar[3] -> [53, 58)
-    T("", 53, 5),
-    // [18] scalar[4] -> [58, 63)
-    T("", 58, 5),
-    // [19] scalar[5] -> [63, 68)
-    T("", 63, 5),
-    // [20] scalar[6] -> [68, 73)
-    T("", 68, 5),
-    // [21] scalar[7] -> [73, 78)
-    T("", 73, 5),
+    I("max_input_bytes", 268435456LL),
+    // [15] scalar[0] -> [39, 44)
+    T("", 39, 5),
+    // [16] scalar[1] -> [44, 49)
+    T("", 44, 5),
+    // [17] scalar[2] -> [49, 54)
+    T("", 49, 5),
+    // [18] scalar[3] -> [54, 59)
+    T("", 54, 5),
+    // [19] scalar[4] -> [59, 64)
+    T("", 59, 5),
+    // [20] scalar[5] -> [64, 69)
+    T("", 64, 5),
+    // [21] scalar[6] -> [69, 74)
+    T("", 69, 5),
+    // [22] scalar[7] -> [74, 79)
+    T("", 74, 5),
     I("min_lanes", 2LL),
     I("max_lanes", 64LL),
-    // [24] vector.elems -> [78, 85)
-    A("elems", 78, 7),
-    // [25] pointer.scalar_elems -> [85, 92)
-    A("scalar_elems", 85, 7),
+    // [25] vector.elems -> [79, 86)
+    A("elems", 79, 7),
+    // [26] pointer.scalar_elems -> [86, 93)
+    A("scalar_elems", 86, 7),
     B("vector_elems", true),
-    // [27] address_space[0] -> [92, 93)
-    T("", 92, 1),
-    // [28] address_space[1] -> [93, 94)
+    // [28] address_space[0] -> [93, 94)
     T("", 93, 1),
-    // [29] address_space[2] -> [94, 95)
+    // [29] address_space[1] -> [94, 95)
     T("", 94, 1),
-    // [30] address_space[3] -> [95, 96)
+    // [30] address_space[2] -> [95, 96)
     T("", 95, 1),
+    // [31] address_space[3] -> [96, 97)
+    T("", 96, 1),
     S("param_types", "i8|i16|i32|i64|f16|bf16|f32|ptr_global|ptr_constant"),
-    // [32] kernel_attr[0] -> [96, 101)
-    T("", 96, 5),
-    // [33] kernel_attr[1] -> [101, 106)
-    T("", 101, 5),
-    // [34] param_attr[0] -> [106, 112)
-    T("", 106, 6),
-    // [35] param_attr[1] -> [112, 115)
-    T("", 112, 3),
-    // [36] param_attr[2] -> [115, 118)
-    T("", 115, 3),
-    // [37] param_attr[3] -> [118, 121)
-    T("", 118, 3),
+    // [33] kernel_attr[0] -> [97, 102)
+    T("", 97, 5),
+    // [34] kernel_attr[1] -> [102, 107)
+    T("", 102, 5),
+    // [35] param_attr[0] -> [107, 113)
+    T("", 107, 6),
+    // [36] param_attr[1] -> [113, 116)
+    T("", 113, 3),
+    // [37] param_attr[2] -> [116, 119)
+    T("", 116, 3),
+    // [38] param_attr[3] -> [119, 122)
+    T("", 119, 3),
     S("name", "i1"),
     S("kind", "int"),
     I("bits", 1LL),
