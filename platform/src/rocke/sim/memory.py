@@ -125,9 +125,16 @@ class LdsAccess:
         self.index = (group * region.per_group + start)[:, None] + np.arange(k, dtype=np.int64)  # (A, k)
         self.wave_size = wave_size
         self.thread = np.broadcast_to(thread.astype(np.int16)[:, None], self.index.shape)
-        self.wave = self.thread // np.int16(wave_size)
+        self._wave: np.ndarray | None = None
         self.epoch = np.broadcast_to(epoch[group][:, None], self.index.shape)
         self.fence = None if fence is None else np.broadcast_to(fence[:, None], self.index.shape)
+
+    @property
+    def wave(self) -> np.ndarray:
+        """The wave index of each touching thread (computed when a check needs it)."""
+        if self._wave is None:
+            self._wave = self.thread // np.int16(self.wave_size)
+        return self._wave
 
 
 def lds_load(region: LdsRegion, acc: LdsAccess, lanes: np.ndarray, fail: Fail) -> np.ndarray:
