@@ -26,6 +26,8 @@ ATOMIC_ORDERS = ("wave", "lanes", "reverse")
 # Roundings of the approximate math instructions, as the skew ops_math.approx takes.
 _SKEW = {"nearest": 0, "up": 1, "down": -1}
 APPROX_ROUNDINGS = tuple(_SKEW)
+# How mma.mma sums its products (ops_mma): exactly, then one rounding; or one rounding per product.
+MMA_ORDERS = ("exact", "forward", "reverse")
 # LDS bytes (data plus race tracking) simulated at once; bounds the workgroups per batch.
 LDS_BATCH_BYTES = 1 << 28
 _TRACKING_BYTES_PER_ELEM = 1 + 2 * (4 + 2 + 2 + 4)  # init flag, then (epoch, min/max thread, fence) x 2
@@ -181,6 +183,7 @@ def run(
     check_races: bool = True,
     atomic_order: str = "wave",
     approx_rounding: str = "nearest",
+    mma_order: str = "exact",
 ) -> RunInfo:
     """Simulate `kernel` (a KernelDef or rocke.ir/1 text) on `arch` over a grid of workgroups.
 
@@ -194,7 +197,9 @@ def run(
     with atomic outputs should pass in every one of them). approx_rounding ("nearest", "up",
     "down") rounds each approximate instruction (v_exp, v_log, v_rcp, uncorrected v_sqrt) to
     nearest or to the neighbour above / below the exact value: a tolerance that holds in all
-    three covers the hardware's 1-ulp error. Raises a SimError
+    three covers the hardware's 1-ulp error. mma_order ("exact", "forward", "reverse") sums an
+    MMA's products exactly and rounds once, or adds them one at a time in k order / reverse k
+    order with a rounding each. Raises a SimError
     subclass on anything the GPU would not define; output arrays may then hold partial results.
     """
     if isinstance(kernel, str):
@@ -213,6 +218,8 @@ def run(
     if approx_rounding not in APPROX_ROUNDINGS:
         raise LaunchError("launch", f"approx_rounding must be one of {', '.join(APPROX_ROUNDINGS)}, got "
                                     f"{approx_rounding!r}")
+    if mma_order not in MMA_ORDERS:
+        raise LaunchError("launch", f"mma_order must be one of {', '.join(MMA_ORDERS)}, got {mma_order!r}")
     if atomic_order not in ATOMIC_ORDERS:
         raise LaunchError("launch", f"atomic_order must be one of {', '.join(ATOMIC_ORDERS)}, got {atomic_order!r}")
     allocs, lds_bytes = _lds_layout(kernel, target)
@@ -231,7 +238,7 @@ def run(
                 batch = Batch(launch, first, count)
                 regions: list[Any] = list(binding.regions)
                 machine = Machine(info, target, batch, regions, HANDLERS, check_races, atomic_order,
-                                  _SKEW[approx_rounding])
+                                  _SKEW[approx_rounding], mma_order)
                 for alloc in allocs:
                     machine.lds_region_of[id(alloc.op)] = len(regions)
                     label = f"mem.lds_alloc %{alloc.op.results[0].id}"
