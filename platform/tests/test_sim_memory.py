@@ -308,7 +308,13 @@ def test_lds_races_between_waves_are_reported() -> None:
         lds = b.lds_alloc(f32, 64)
         b.lds_store(lds, b.remu(b.thread_id_x(), b.const(64, i32)), b.const(0.0, f32))
         run(b.finish(), arch="gfx1100", grid=1, block=128, args=[])
-    # the same wave rereading its own writes needs no barrier
+    # two lanes of one wave writing the same element in one store
+    with pytest.raises(DataRace, match=r"written by another lane of the same wave in the same store"):
+        b = Builder("waw_lanes", max_workgroup_size=64)
+        lds = b.lds_alloc(f32, 32)
+        b.lds_store(lds, b.shru(b.thread_id_x(), b.const(1, i32)), b.const(0.0, f32))
+        run(b.finish(), arch="gfx942", grid=1, block=64, args=[])
+    # the same thread rereading its own writes needs no barrier
     run(lds_kernel(write="t", read="t", barrier=False), arch="gfx1100", grid=1, block=64, args=[out[:64]])
 
 
