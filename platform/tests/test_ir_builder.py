@@ -298,10 +298,10 @@ def test_every_helper_has_its_op():
     assert b.const_ == b.const
     h = b.const(1.0, f16)
     assert b.truncf(b.extf(h, f32), bf16).type == bf16
-    assert b.waitcnt(vmcnt=0) is None and b.barrier() is None
+    assert b.waitcnt(vmcnt=0) is None and b.barrier() is None and b.wave_lds_fence() is None
     k = b.finish()
-    assert [op.opcode for op in k.body.ops][-2:] == ["sync.waitcnt", "sync.barrier"]
-    assert k.body.ops[-2].attrs == {"lgkmcnt": -1, "vmcnt": 0}
+    assert [op.opcode for op in k.body.ops][-3:] == ["sync.waitcnt", "sync.barrier", "sync.wave_lds_fence"]
+    assert k.body.ops[-3].attrs == {"lgkmcnt": -1, "vmcnt": 0}
 
 
 def test_bench_harness_builds_ten_thousand_ops():

@@ -76,6 +76,7 @@ REQUIRED_OPS = [
     "xlane.readfirstlane",
     "xlane.shuffle_xor",
     "sync.barrier",
+    "sync.wave_lds_fence",
     "sync.waitcnt",
     "mma.mma",
     "vec.extract",

@@ -160,6 +160,8 @@ def sync_ops() -> KernelDef:
         b.store(out, tid, v)
     b.barrier()
     b.store(out, tid, v)
+    b.wave_lds_fence()
+    b.store(out, tid, v)
     return b.finish()
 
 

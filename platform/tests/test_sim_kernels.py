@@ -8,12 +8,14 @@ reports the bug), proving the checks can fail.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from rocke.arch import MMA_OPS, get_arch, mma_op
 from rocke.ir import Builder, KernelDef, Value, bf16, f16, f32, i32, ptr, vec
-from rocke.sim import DataRace, compare, run
+from rocke.sim import DataRace, LaunchError, compare, run
 
 pytestmark = pytest.mark.numeric
 
@@ -270,6 +272,50 @@ def test_mma_tile_negative_control_transposed_a(op_id: str) -> None:
     result = compare(d, expected, rtol=MMA_RTOL, atol=MMA_ATOL, name=op_id)
     assert not result.ok
     assert result.mismatches > d.size // 2
+
+
+@pytest.mark.parametrize("op_id", ["mfma_f32_16x16x16_bf16", "wmma_f32_16x16x16_f16_gfx11"])
+def test_mma_orders_add_one_product_at_a_time(op_id: str) -> None:
+    """mma_order='forward' / 'reverse': d = (((c + p_0) + p_1) + ...) with every add rounded to f32
+    (k ascending / descending), checked against exact rational arithmetic; it differs from the
+    default's single rounding of the exact sum on some elements."""
+    op = mma_op(op_id)
+    rng = np.random.default_rng(RNG_SEED)
+    a = rng.uniform(-1, 1, (op.m, op.k)).astype(_numpy_dtype(op.a.dtype))
+    bm = rng.uniform(-1, 1, (op.k, op.n)).astype(_numpy_dtype(op.b.dtype))
+    c = rng.uniform(-1, 1, (op.m, op.n)).astype(np.float32)
+    results = {}
+    for order in ("exact", "forward", "reverse"):
+        d = np.zeros((op.m, op.n), np.float32)
+        run(mma_tile_kernel(op_id), arch=op.archs[0], grid=1, block=op.wave_size, args=[a, bm, c, d], mma_order=order)
+        results[order] = d
+    fa = [[Fraction(float(v)) for v in row] for row in a.astype(np.float64)]
+    fb = [[Fraction(float(v)) for v in row] for row in bm.astype(np.float64)]
+    for order, ks in (("forward", range(op.k)), ("reverse", range(op.k - 1, -1, -1))):
+        want = np.zeros((op.m, op.n), np.float32)
+        for i in range(op.m):
+            for j in range(op.n):
+                acc = np.float32(c[i, j])
+                for kk in ks:
+                    exact = Fraction(float(acc)) + fa[i][kk] * fb[kk][j]
+                    acc = _round_f32(exact)
+                want[i, j] = acc
+        assert results[order].tolist() == want.tolist(), order
+        assert (results[order] != results["exact"]).any(), order
+    with pytest.raises(LaunchError, match=r"mma_order must be one of exact, forward, reverse, got 'tree'"):
+        run(mma_tile_kernel(op_id), arch=op.archs[0], grid=1, block=op.wave_size, args=[a, bm, c, results["exact"]],
+            mma_order="tree")
+
+
+def _round_f32(x) -> np.float32:
+    """A rational to the nearest f32 (ties to even), via its two f32 neighbours."""
+    near = np.float32(float(x))  # float() rounds the rational to nearest binary64, then to f32
+    lo, hi = (near, np.nextafter(near, np.float32(np.inf))) if x >= near else (
+        np.nextafter(near, np.float32(-np.inf)), near)
+    d_lo, d_hi = x - Fraction(float(lo)), Fraction(float(hi)) - x
+    if d_lo != d_hi:
+        return lo if d_lo < d_hi else hi
+    return lo if int(lo.view(np.uint32)) % 2 == 0 else hi
 
 
 # ---------------------------------------------------------------------- a small LDS-staged GEMM

@@ -8,10 +8,13 @@ import pytest
 
 from rocke.ir import Builder, KernelDef, f16, f32, i32, ptr, vec
 from rocke.sim import (
+    ATOMIC_ORDERS,
     DataRace,
+    LaunchError,
     MemoryFault,
     UndefinedBehavior,
     UninitializedRead,
+    compare,
     run,
 )
 
@@ -169,9 +172,72 @@ def test_atomic_add_counts_every_lane() -> None:
     b.atomic_add_f32(out, b.const(0, i32), v)  # every lane of every workgroup: one address
     b.atomic_add_f32(out, b.add(b.remu(gid, b.const(3, i32)), b.const(1, i32)), b.const(1.0, f32))
     values = np.arange(1024, dtype=np.float32)
-    out_a = np.zeros(4, np.float32)
-    run(b.finish(), arch="gfx1100", grid=4, block=256, args=[out_a, values])
-    assert out_a.tolist() == [float(values.sum()), 342.0, 341.0, 341.0]
+    kernel = b.finish()
+    for order in ATOMIC_ORDERS:  # integers below 2^24: exact in every order
+        out_a = np.zeros(4, np.float32)
+        run(kernel, arch="gfx1100", grid=4, block=256, args=[out_a, values], atomic_order=order)
+        assert out_a.tolist() == [float(values.sum()), 342.0, 341.0, 341.0], order
+
+
+def sum_kernel(*, skip_last: bool = False) -> KernelDef:
+    """Every thread adds vals[t] to out[0] (one uniform address), or to out[t % 2] (two)."""
+    b = Builder("atomic_sum", max_workgroup_size=128)
+    out = b.param("out", ptr(f32, "global"))
+    vals = b.param("vals", ptr(f32, "global"), readonly=True)
+    split = b.param("split", i32)
+    tid = b.thread_id_x()
+    where = b.and_(tid, split)
+
+    def add() -> None:
+        b.atomic_add_f32(out, where, b.load(vals, tid))
+
+    if skip_last:  # a broken kernel: the last thread's value is lost
+        b.if_(b.cmpi("slt", tid, b.sub(b.block_dim_x(), b.const(1, i32))), add)
+    else:
+        add()
+    return b.finish()
+
+
+def atomic_sum(order: str, base: float, values: np.ndarray, split: int, skip_last: bool = False,
+               arch: str = "gfx942") -> np.ndarray:
+    out = np.full(2, base, np.float32)
+    run(sum_kernel(skip_last=skip_last), arch=arch, grid=1, block=values.size, args=[out, values, split],
+        atomic_order=order)
+    return out
+
+
+def test_atomic_add_orders_the_hardware_can_produce() -> None:
+    """1e8 + 64 x 1.0 into one address: LLVM's atomic optimizer sums the wave first (64.0, then one
+    add: 100000064), lane-by-lane adds lose every 1.0 (ulp(1e8) = 8): 100000000."""
+    ones = np.ones(64, np.float32)
+    assert atomic_sum("wave", 1e8, ones, 0)[0] == np.float32(100000064.0)
+    assert atomic_sum("lanes", 1e8, ones, 0)[0] == np.float32(1e8)
+    assert atomic_sum("reverse", 1e8, ones, 0)[0] == np.float32(1e8)
+    # two addresses in one wave: no pre-reduction, lane by lane
+    assert atomic_sum("wave", 1e8, ones, 1).tolist() == [1e8, 1e8]
+    # wave32: two waves, each summed first (32.0 each), waves in order
+    assert atomic_sum("wave", 1e8, ones, 0, arch="gfx1100")[0] == np.float32(100000064.0)
+    # a wave sums lowest lane first: ((2^24 + 1) -> 2^24) - 2^24 + 1 = 1; highest lane first:
+    # ((1 - 2^24) + 1) + 2^24 = 2, all exact
+    vals = np.array([2.0**24, 1.0, -(2.0**24), 1.0] + [0.0] * 60, np.float32)
+    assert atomic_sum("wave", 0.0, vals, 0)[0] == 1.0
+    assert atomic_sum("reverse", 0.0, vals, 0)[0] == 2.0
+    with pytest.raises(LaunchError, match=r"atomic_order must be one of wave, lanes, reverse, got 'any'"):
+        atomic_sum("any", 0.0, ones, 0)
+
+
+def test_atomic_outputs_pass_the_tolerance_rule_in_every_order() -> None:
+    """simulator.md's rule: n adds into an element are within n * 2^-24 * (|initial| + sum |v|)
+    of the exact sum, in any order; a kernel that loses one add fails it."""
+    rng = np.random.default_rng(3)
+    for base, values in ((1e8, np.ones(64, np.float32)), (0.0, rng.uniform(-1, 1, 128).astype(np.float32))):
+        exact = base + values.astype(np.float64).sum()
+        bound = values.size * 2.0**-24 * (abs(base) + np.abs(values.astype(np.float64)).sum())
+        for order in ATOMIC_ORDERS:
+            assert compare(atomic_sum(order, base, values, 0)[:1], np.array([exact]), rtol=0, atol=bound).ok, order
+            broken = atomic_sum(order, 0.0, np.abs(values), 0, skip_last=True)[:1]
+            assert not compare(broken, np.array([np.abs(values.astype(np.float64)).sum()]), rtol=0,
+                               atol=values.size * 2.0**-24 * np.abs(values.astype(np.float64)).sum()).ok, order
 
 
 # ---------------------------------------------------------------------- LDS
@@ -242,7 +308,13 @@ def test_lds_races_between_waves_are_reported() -> None:
         lds = b.lds_alloc(f32, 64)
         b.lds_store(lds, b.remu(b.thread_id_x(), b.const(64, i32)), b.const(0.0, f32))
         run(b.finish(), arch="gfx1100", grid=1, block=128, args=[])
-    # the same wave rereading its own writes needs no barrier
+    # two lanes of one wave writing the same element in one store
+    with pytest.raises(DataRace, match=r"written by another lane of the same wave in the same store"):
+        b = Builder("waw_lanes", max_workgroup_size=64)
+        lds = b.lds_alloc(f32, 32)
+        b.lds_store(lds, b.shru(b.thread_id_x(), b.const(1, i32)), b.const(0.0, f32))
+        run(b.finish(), arch="gfx942", grid=1, block=64, args=[])
+    # the same thread rereading its own writes needs no barrier
     run(lds_kernel(write="t", read="t", barrier=False), arch="gfx1100", grid=1, block=64, args=[out[:64]])
 
 

@@ -304,12 +304,10 @@ def test_math_ops(ty: ScalarType) -> None:
     x[8:12] = np.array([0.0, 4.0, 0.25, 2.0]).astype(dtype)
     wide = x.astype(np.float64)
     with np.errstate(all="ignore"):
-        # sqrt and rcp are correctly rounded: exactly numpy's own float32 results, rounded on.
+        # sqrt is correctly rounded: exactly numpy's own float32 results, rounded on. rcp and rsqrt
+        # flush f32 denormals and round in between as the lowered instructions do: test_sim_math.py.
         assert same_bits(run_op("math.sqrt", [x], [ty], ty), np.sqrt(wide).astype(np.float32).astype(dtype))
-        if ty == f32:
-            assert same_bits(run_op("math.rcp", [x], [ty], ty), np.float32(1.0) / x)
-        for opcode, fn in (("math.exp2", np.exp2), ("math.log2", np.log2), ("math.rsqrt", lambda v: 1 / np.sqrt(v)),
-                           ("math.rcp", lambda v: 1 / v)):
+        for opcode, fn in (("math.exp2", np.exp2), ("math.log2", np.log2)):
             got = run_op(opcode, [x], [ty], ty).astype(np.float64)
             want = fn(wide)
             info = ml_dtypes.finfo(dtype)

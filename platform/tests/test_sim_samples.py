@@ -115,13 +115,13 @@ def test_float_math(kernels: dict) -> None:
 def test_xlane_ops(kernels: dict, arch: str, ws: int) -> None:
     threads = 128
     x = RNG.standard_normal(threads).astype(np.float32)
-    out = np.zeros(4 * threads, np.float32)
+    out = np.zeros(5 * threads, np.float32)
     ids = np.zeros(2 * threads, np.int32)
     run(kernels["xlane_ops"], arch=arch, grid=1, block=threads, args=[x, out, ids])
     t = np.arange(threads)
     wave0 = (t // ws) * ws
-    want = np.stack([x[t ^ 1], x[wave0 + ((t % ws) ^ 1)], x[wave0], x[wave0 + ((t % ws) ^ 2)]], axis=1)
-    assert out.reshape(threads, 4).tolist() == want.tolist()
+    want = np.stack([x[t ^ 1], x[wave0 + ((t % ws) ^ 1)], x[wave0], x[wave0 + ((t % ws) ^ 2)], x[t ^ 1]], axis=1)
+    assert out.reshape(threads, 5).tolist() == want.tolist()
     assert ids.reshape(threads, 2).tolist() == np.stack([t, np.full(threads, ws)], axis=1).tolist()
 
 

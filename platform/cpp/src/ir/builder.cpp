@@ -456,6 +456,8 @@ Value* Builder::shuffle_xor(Value* x, std::int64_t mask, Hint name) {
 // ------------------------------------------------------------------ sync
 void Builder::barrier() { none("sync.barrier", {}, {}); }
 
+void Builder::wave_lds_fence() { none("sync.wave_lds_fence", {}, {}); }
+
 void Builder::waitcnt(WaitcntOpts opts) {
   const OpDef& opdef = op_named("sync.waitcnt");
   none(opdef.name, {}, attrs(opdef, with({{"lgkmcnt", opts.lgkmcnt}, {"vmcnt", opts.vmcnt}})));

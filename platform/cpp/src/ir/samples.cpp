@@ -179,8 +179,12 @@ KernelDef xlane_ops() {
   Value* perm = b.ds_bpermute(addr, xv, "perm");
   Value* first = b.readfirstlane(xv, "first");
   Value* shuf = b.shuffle_xor(xv, 2, "shuf");
-  Value* base = b.mul(tid, b.const_(4, i32), "base");
-  Values lanes_out{swz, perm, first, shuf};
+  Value* swap = b.lds_alloc(f32, 256, {.name = "swap"});
+  b.lds_store(swap, tid, xv);
+  b.wave_lds_fence();  // t ^ 1 is a lane of the same wave
+  Value* near = b.lds_load(swap, b.xor_(tid, b.const_(1, i32)), {.name = "near"});
+  Value* base = b.mul(tid, b.const_(5, i32), "base");
+  Values lanes_out{swz, perm, first, shuf, near};
   for (std::size_t k = 0; k < lanes_out.size(); ++k) {
     b.store(out, b.add(base, b.const_(static_cast<int>(k), i32)), lanes_out[k]);
   }

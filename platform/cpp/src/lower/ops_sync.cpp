@@ -22,6 +22,10 @@ void lower_barrier(FunctionEmitter& em, const ir::Op&) {
   em.emit("fence syncscope(\"workgroup\") acquire");
 }
 
+// A wavefront-scope fence: no instruction (a wave's LDS operations complete in order), but
+// LLVM keeps the wave's LDS accesses on their side of it.
+void lower_wave_lds_fence(FunctionEmitter& em, const ir::Op&) { em.emit("fence syncscope(\"wavefront\") acq_rel"); }
+
 // Per the arch's waitcnt_model (intrinsics.toml [[waitcnt]]). An attribute of -1 waits for
 // nothing; a count above what a counter encodes is clamped to its maximum.
 void lower_waitcnt(FunctionEmitter& em, const ir::Op& op) {
@@ -71,6 +75,7 @@ std::int64_t limit_of(const Pairs& pairs, std::string_view counter) {
 const Lowerings& lowerings() {
   static const Lowerings table{
       {"sync.barrier", &lower_barrier},
+      {"sync.wave_lds_fence", &lower_wave_lds_fence},
       {"sync.waitcnt", &lower_waitcnt},
   };
   return table;

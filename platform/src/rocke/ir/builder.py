@@ -571,6 +571,10 @@ class Builder:
     def barrier(self) -> None:
         self._none("sync.barrier", (), {})
 
+    def wave_lds_fence(self) -> None:
+        """Lanes of one wave see each other's LDS stores made before it (no workgroup barrier)."""
+        self._none("sync.wave_lds_fence", (), {})
+
     def waitcnt(self, *, vmcnt: int | None = None, lgkmcnt: int | None = None) -> None:
         opdef = OP_BY_NAME["sync.waitcnt"]
         self._none(opdef.name, (), self._attrs(opdef, {"lgkmcnt": lgkmcnt, "vmcnt": vmcnt}))

@@ -168,8 +168,9 @@ def float_math() -> KernelDef:
 
 def xlane_ops() -> KernelDef:
     """One workgroup of block_dim_x threads; per thread t (lane l, wave w):
-    out[4t+0] = x[t ^ 1 within its 32-lane half] (ds_swizzle xor 1), out[4t+1] = x of lane l ^ 1 via
-    ds_bpermute, out[4t+2] = x of the wave's first lane, out[4t+3] = x of lane l ^ 2 (shuffle_xor);
+    out[5t+0] = x[t ^ 1 within its 32-lane half] (ds_swizzle xor 1), out[5t+1] = x of lane l ^ 1 via
+    ds_bpermute, out[5t+2] = x of the wave's first lane, out[5t+3] = x of lane l ^ 2 (shuffle_xor),
+    out[5t+4] = x[t ^ 1] through LDS, ordered within the wave by a wave LDS fence;
     ids[2t] = w * wave_size + l (== t), ids[2t+1] = wave_size."""
     b = Builder("xlane_ops", max_workgroup_size=256)
     px = b.param("x", ptr(f32, "global"), noalias=True, readonly=True)
@@ -185,8 +186,12 @@ def xlane_ops() -> KernelDef:
     perm = b.ds_bpermute(addr, xv, name="perm")
     first = b.readfirstlane(xv, name="first")
     shuf = b.shuffle_xor(xv, 2, name="shuf")
-    base = b.mul(tid, b.const(4, i32), name="base")
-    for k, value in enumerate((swz, perm, first, shuf)):
+    swap = b.lds_alloc(f32, 256, name="swap")
+    b.lds_store(swap, tid, xv)
+    b.wave_lds_fence()  # t ^ 1 is a lane of the same wave
+    near = b.lds_load(swap, b.xor_(tid, b.const(1, i32)), name="near")
+    base = b.mul(tid, b.const(5, i32), name="base")
+    for k, value in enumerate((swz, perm, first, shuf, near)):
         b.store(out, b.add(base, b.const(k, i32)), value)
     two_t = b.mul(tid, b.const(2, i32))
     b.store(ids, two_t, b.add(b.mul(wave, wsize), lane, name="flat"))

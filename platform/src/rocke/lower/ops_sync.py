@@ -1,4 +1,5 @@
-"""Lowering of sync.* ops: the workgroup barrier and the waitcnt of each arch's counter model."""
+"""Lowering of sync.* ops: the workgroup barrier, the wave LDS fence and the waitcnt of each arch's
+counter model."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ def lower_barrier(em: FunctionEmitter, op: Op) -> None:
     em.emit('fence syncscope("workgroup") release')
     em.call_named("llvm.amdgcn.s.barrier", [], None)
     em.emit('fence syncscope("workgroup") acquire')
+
+
+def lower_wave_lds_fence(em: FunctionEmitter, op: Op) -> None:
+    """A wavefront-scope fence: no instruction (a wave's LDS operations complete in order), but
+    LLVM keeps the wave's LDS accesses on their side of it."""
+    em.emit('fence syncscope("wavefront") acq_rel')
 
 
 def lower_waitcnt(em: FunctionEmitter, op: Op) -> None:
@@ -54,5 +61,6 @@ def _limit_of(pairs: tuple[tuple[str, int], ...], counter: str) -> int:
 
 LOWERINGS = {
     "sync.barrier": lower_barrier,
+    "sync.wave_lds_fence": lower_wave_lds_fence,
     "sync.waitcnt": lower_waitcnt,
 }

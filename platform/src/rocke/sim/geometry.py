@@ -85,6 +85,7 @@ class Batch:
         self.tid = (flat_tid % bx, (flat_tid // bx) % by, flat_tid // (bx * by))
         gid = launch.group_ids(self.group + first)
         self.bid = gid
+        self.thread_in_group = flat_tid
         self.lane_id = flat_tid % ws
         self.wave_in_group = flat_tid // ws
         self.waves = count * launch.waves_per_group  # waves in the batch

@@ -21,9 +21,16 @@ from .rounding import round_f64
 from .values import PtrVal
 
 DEFAULT_BATCH_LANES = 1 << 15
+# Orders in which the lanes of one mem.atomic_add_f32 reach memory (ops_mem.atomic_updates).
+ATOMIC_ORDERS = ("wave", "lanes", "reverse")
+# Roundings of the approximate math instructions, as the skew ops_math.approx takes.
+_SKEW = {"nearest": 0, "up": 1, "down": -1}
+APPROX_ROUNDINGS = tuple(_SKEW)
+# How mma.mma sums its products (ops_mma): exactly, then one rounding; or one rounding per product.
+MMA_ORDERS = ("exact", "forward", "reverse")
 # LDS bytes (data plus race tracking) simulated at once; bounds the workgroups per batch.
 LDS_BATCH_BYTES = 1 << 28
-_TRACKING_BYTES_PER_ELEM = 1 + 2 * (4 + 1 + 1)  # init flag, then (epoch, min wave, max wave) x 2
+_TRACKING_BYTES_PER_ELEM = 1 + 2 * (4 + 2 + 2 + 4)  # init flag, then (epoch, min/max thread, fence) x 2
 
 
 @dataclass(frozen=True)
@@ -174,6 +181,9 @@ def run(
     args: Sequence[Any] | Mapping[str, Any],
     max_batch_lanes: int = DEFAULT_BATCH_LANES,
     check_races: bool = True,
+    atomic_order: str = "wave",
+    approx_rounding: str = "nearest",
+    mma_order: str = "exact",
 ) -> RunInfo:
     """Simulate `kernel` (a KernelDef or rocke.ir/1 text) on `arch` over a grid of workgroups.
 
@@ -182,7 +192,14 @@ def run(
     param - bound in place, so stores land in the caller's array - and an int or float for a
     scalar param (floats round to nearest even into the param type). The verifier runs first
     (rocke.ir.VerifyError). Workgroups run in batches of up to max_batch_lanes lanes, all lanes of
-    a batch in lockstep. check_races=False skips LDS race tracking (faster). Raises a SimError
+    a batch in lockstep. check_races=False skips LDS race tracking (faster). atomic_order picks
+    one of the orders in ATOMIC_ORDERS in which the lanes of an atomic add reach memory (a kernel
+    with atomic outputs should pass in every one of them). approx_rounding ("nearest", "up",
+    "down") rounds each approximate instruction (v_exp, v_log, v_rcp, uncorrected v_sqrt) to
+    nearest or to the neighbour above / below the exact value: a tolerance that holds in all
+    three covers the hardware's 1-ulp error. mma_order ("exact", "forward", "reverse") sums an
+    MMA's products exactly and rounds once, or adds them one at a time in k order / reverse k
+    order with a rounding each. Raises a SimError
     subclass on anything the GPU would not define; output arrays may then hold partial results.
     """
     if isinstance(kernel, str):
@@ -198,6 +215,13 @@ def run(
         raise LaunchError("launch", f"grid of {launch.groups} workgroups is too large to simulate")
     if isinstance(max_batch_lanes, bool) or not isinstance(max_batch_lanes, int) or max_batch_lanes < 1:
         raise LaunchError("launch", "max_batch_lanes must be a positive int")
+    if approx_rounding not in APPROX_ROUNDINGS:
+        raise LaunchError("launch", f"approx_rounding must be one of {', '.join(APPROX_ROUNDINGS)}, got "
+                                    f"{approx_rounding!r}")
+    if mma_order not in MMA_ORDERS:
+        raise LaunchError("launch", f"mma_order must be one of {', '.join(MMA_ORDERS)}, got {mma_order!r}")
+    if atomic_order not in ATOMIC_ORDERS:
+        raise LaunchError("launch", f"atomic_order must be one of {', '.join(ATOMIC_ORDERS)}, got {atomic_order!r}")
     allocs, lds_bytes = _lds_layout(kernel, target)
     binding = _bind(kernel, args)
     info = KernelInfo(kernel)
@@ -213,7 +237,8 @@ def run(
                 count = min(per_batch, launch.groups - first)
                 batch = Batch(launch, first, count)
                 regions: list[Any] = list(binding.regions)
-                machine = Machine(info, target, batch, regions, HANDLERS, check_races)
+                machine = Machine(info, target, batch, regions, HANDLERS, check_races, atomic_order,
+                                  _SKEW[approx_rounding], mma_order)
                 for alloc in allocs:
                     machine.lds_region_of[id(alloc.op)] = len(regions)
                     label = f"mem.lds_alloc %{alloc.op.results[0].id}"

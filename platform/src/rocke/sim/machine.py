@@ -89,7 +89,8 @@ class Machine:
     """State of one batch: value environment, memory, barrier epochs."""
 
     def __init__(self, info: KernelInfo, arch: ArchTarget, batch: Batch, regions: list[Any],
-                 handlers: dict[str, Handler], check_races: bool) -> None:
+                 handlers: dict[str, Handler], check_races: bool, atomic_order: str = "wave",
+                 approx_skew: int = 0, mma_order: str = "exact") -> None:
         self.info = info
         self.arch = arch
         self.batch = batch
@@ -97,8 +98,13 @@ class Machine:
         self.regions = regions
         self.handlers = handlers
         self.check_races = check_races
+        self.atomic_order = atomic_order  # one of launch.ATOMIC_ORDERS
+        self.approx_skew = approx_skew  # 0 nearest, +1 up, -1 down (ops_math.approx)
+        self.mma_order = mma_order  # one of launch.MMA_ORDERS
         self.env: dict[int, Any] = {}
         self.epoch = np.zeros(batch.groups, np.int32)  # barrier intervals passed, per workgroup
+        # sync.wave_lds_fence ops passed, per wave of the batch; None until the first one runs
+        self.wave_fence: np.ndarray | None = None
         self.lds_region_of: dict[int, int] = {}  # id(lds_alloc op) -> region index
         self.ops_executed = 0
         self.id_cache: dict[str, np.ndarray] = {}  # per-lane id arrays (ops_gpu)

@@ -6,14 +6,18 @@ viewed flat, or one LDS allocation per workgroup). Accesses are checked before t
 * global / constant: every element an active lane touches must lie inside the bound array
   (MemoryFault otherwise); global memory is always initialized (the caller filled it).
 * LDS: inside the allocation (MemoryFault), every element read must have been written
-  (UninitializedRead), and - unless race checking is off - no two waves of a workgroup may touch
-  an element, one of them writing, within one barrier interval (DataRace). The simulator runs
-  all waves in lockstep, which would hide a missing barrier; the race check makes it visible.
+  (UninitializedRead), and - unless race checking is off - no two threads of a workgroup may
+  touch an element, one of them writing, within one barrier interval (DataRace), unless they
+  are lanes of one wave with a sync.wave_lds_fence of that wave in between. The simulator runs
+  all lanes in lockstep, which would hide a missing barrier; the race check makes it visible.
+  Lanes of one wave count too: LLVM orders one thread's LDS accesses only where it cannot
+  prove their addresses differ, so `lds[t] = x; y = lds[t ^ 1]` may read before the write.
 
 Race tracking is per element and per workgroup: for the current barrier interval ("epoch", one
 counter per workgroup, advanced by sync.barrier) each element remembers the smallest and largest
-wave index that wrote it and that read it. A wave may freely reread and rewrite what it alone
-touched in the current epoch.
+flat thread index that wrote it and that read it, and the wave-fence count of the last access.
+A thread may freely reread and rewrite what it alone touched in the current epoch; a wave may
+after its own sync.wave_lds_fence.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ from .errors import DataRace, MemoryFault, SimError, UninitializedRead
 
 Fail = Callable[[type[SimError], str, int | None], NoReturn]
 
-_NONE_WAVE_MIN = np.int8(127)
-_NONE_WAVE_MAX = np.int8(-1)
+_NONE_THREAD_MIN = np.int16(32767)
+_NONE_THREAD_MAX = np.int16(-1)
 
 
 class GlobalRegion:
@@ -69,11 +73,13 @@ class LdsRegion:
         self.track = track_races
         if track_races:
             self.w_epoch = np.full(total, -1, np.int32)
-            self.w_min = np.full(total, _NONE_WAVE_MIN, np.int8)
-            self.w_max = np.full(total, _NONE_WAVE_MAX, np.int8)
+            self.w_min = np.full(total, _NONE_THREAD_MIN, np.int16)
+            self.w_max = np.full(total, _NONE_THREAD_MAX, np.int16)
+            self.w_fence = np.zeros(total, np.int32)
             self.r_epoch = np.full(total, -1, np.int32)
-            self.r_min = np.full(total, _NONE_WAVE_MIN, np.int8)
-            self.r_max = np.full(total, _NONE_WAVE_MAX, np.int8)
+            self.r_min = np.full(total, _NONE_THREAD_MIN, np.int16)
+            self.r_max = np.full(total, _NONE_THREAD_MAX, np.int16)
+            self.r_fence = np.zeros(total, np.int32)
 
 
 def _element_range(start: np.ndarray, k: int) -> np.ndarray:
@@ -107,13 +113,28 @@ def global_scatter(region: GlobalRegion, start: np.ndarray, values: np.ndarray) 
 
 
 class LdsAccess:
-    """The flat element indices of one LDS access and the identity of each touching wave."""
+    """The flat element indices of one LDS access and the identity of each touching thread.
 
-    def __init__(self, region: LdsRegion, group: np.ndarray, start: np.ndarray, k: int, wave: np.ndarray,
-                 epoch: np.ndarray) -> None:
+    `thread` is the flat thread index in the workgroup, `wave` its wave index, `epoch` its
+    workgroup's barrier interval and `fence` (None while no wave has executed a
+    sync.wave_lds_fence in this batch) its wave's count of wave-level LDS fences.
+    """
+
+    def __init__(self, region: LdsRegion, group: np.ndarray, start: np.ndarray, k: int, thread: np.ndarray,
+                 wave_size: int, epoch: np.ndarray, fence: np.ndarray | None) -> None:
         self.index = (group * region.per_group + start)[:, None] + np.arange(k, dtype=np.int64)  # (A, k)
-        self.wave = np.broadcast_to(wave.astype(np.int8)[:, None], self.index.shape)
+        self.wave_size = wave_size
+        self.thread = np.broadcast_to(thread.astype(np.int16)[:, None], self.index.shape)
+        self._wave: np.ndarray | None = None
         self.epoch = np.broadcast_to(epoch[group][:, None], self.index.shape)
+        self.fence = None if fence is None else np.broadcast_to(fence[:, None], self.index.shape)
+
+    @property
+    def wave(self) -> np.ndarray:
+        """The wave index of each touching thread (computed when a check needs it)."""
+        if self._wave is None:
+            self._wave = self.thread // np.int16(self.wave_size)
+        return self._wave
 
 
 def lds_load(region: LdsRegion, acc: LdsAccess, lanes: np.ndarray, fail: Fail) -> np.ndarray:
@@ -126,48 +147,74 @@ def lds_load(region: LdsRegion, acc: LdsAccess, lanes: np.ndarray, fail: Fail) -
         fail(UninitializedRead, f"reads element {elem} of {region.label}, which no store has written",
              int(lanes[row]))
     if region.track:
-        same = region.w_epoch[idx] == acc.epoch
-        if same.any():
-            other = same & ((region.w_min[idx] != acc.wave) | (region.w_max[idx] != acc.wave))
-            if other.any():
-                _race(region, idx, other, lanes, fail, "reads", "written by another wave")
-        _record(idx, acc, region.r_epoch, region.r_min, region.r_max)
+        _check(region, idx, acc, region.w_epoch, region.w_min, region.w_max, region.w_fence, lanes, fail,
+               "reads", "written")
+        _record(idx, acc, region.r_epoch, region.r_min, region.r_max, region.r_fence)
     return region.data[idx]
 
 
 def lds_store(region: LdsRegion, acc: LdsAccess, values: np.ndarray, lanes: np.ndarray, fail: Fail) -> None:
     idx = acc.index
     if region.track:
-        read = region.r_epoch[idx] == acc.epoch
-        if read.any():
-            other = read & ((region.r_min[idx] != acc.wave) | (region.r_max[idx] != acc.wave))
-            if other.any():
-                _race(region, idx, other, lanes, fail, "writes", "read by another wave")
-        written = region.w_epoch[idx] == acc.epoch
-        if written.any():
-            other = written & ((region.w_min[idx] != acc.wave) | (region.w_max[idx] != acc.wave))
-            if other.any():
-                _race(region, idx, other, lanes, fail, "writes", "written by another wave")
-        _record(idx, acc, region.w_epoch, region.w_min, region.w_max)
+        _check(region, idx, acc, region.r_epoch, region.r_min, region.r_max, region.r_fence, lanes, fail,
+               "writes", "read")
+        _check(region, idx, acc, region.w_epoch, region.w_min, region.w_max, region.w_fence, lanes, fail,
+               "writes", "written")
+        _record(idx, acc, region.w_epoch, region.w_min, region.w_max, region.w_fence)
         clash = region.w_min[idx] != region.w_max[idx]
         if clash.any():
-            _race(region, idx, clash, lanes, fail, "writes", "written by another wave in the same store")
+            lo, hi = region.w_min[idx], region.w_max[idx]
+            waves = clash & (lo // np.int16(acc.wave_size) != hi // np.int16(acc.wave_size))
+            if waves.any():
+                _race(region, idx, waves, lanes, fail, "writes", "written by another wave in the same store")
+            _race(region, idx, clash, lanes, fail, "writes", "written by another lane of the same wave in the same "
+                                                             "store")
     region.data[idx] = values
     region.init[idx] = True
 
 
-def _record(idx: np.ndarray, acc: LdsAccess, epoch: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
-    """Fold this access's waves into an element's (epoch, min wave, max wave) record."""
+def _check(region: LdsRegion, idx: np.ndarray, acc: LdsAccess, epoch: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           fence: np.ndarray, lanes: np.ndarray, fail: Fail, verb: str, done: str) -> None:
+    """Raise DataRace if another thread did `done` to an element in this barrier interval, unless it
+    is a lane of the same wave and a sync.wave_lds_fence of that wave lies in between."""
+    same = epoch[idx] == acc.epoch
+    if not same.any():
+        return
+    t_lo, t_hi = lo[idx], hi[idx]
+    other = same & ((t_lo != acc.thread) | (t_hi != acc.thread))
+    if not other.any():
+        return
+    ws = np.int16(acc.wave_size)
+    cross = other & ((t_lo // ws != acc.wave) | (t_hi // ws != acc.wave))
+    if cross.any():
+        _race(region, idx, cross, lanes, fail, verb, f"{done} by another wave")
+    in_wave = other if acc.fence is None else other & (fence[idx] == acc.fence)
+    if in_wave.any():
+        _race(region, idx, in_wave, lanes, fail, verb, f"{done} by another lane of the same wave")
+
+
+def _record(idx: np.ndarray, acc: LdsAccess, epoch: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+            fence: np.ndarray) -> None:
+    """Fold this access's threads into an element's (epoch, min thread, max thread, fence) record.
+
+    A record starts afresh in a new barrier interval, and - when only this thread's wave is in it
+    - after a wave-level fence of that wave: what came before is ordered before this access.
+    """
     stale = epoch[idx] != acc.epoch
+    if acc.fence is not None:
+        ws = np.int16(acc.wave_size)
+        fenced = ((fence[idx] != acc.fence) & (lo[idx] // ws == acc.wave) & (hi[idx] // ws == acc.wave))
+        stale |= fenced
+        fence[idx] = acc.fence
     if stale.any():
         s = idx[stale]
-        lo[s] = _NONE_WAVE_MIN
-        hi[s] = _NONE_WAVE_MAX
+        lo[s] = _NONE_THREAD_MIN
+        hi[s] = _NONE_THREAD_MAX
         epoch[s] = acc.epoch[stale]
     flat = idx.reshape(-1)
-    waves = np.ascontiguousarray(acc.wave).reshape(-1)
-    np.minimum.at(lo, flat, waves)
-    np.maximum.at(hi, flat, waves)
+    threads = np.ascontiguousarray(acc.thread).reshape(-1)
+    np.minimum.at(lo, flat, threads)
+    np.maximum.at(hi, flat, threads)
 
 
 def _race(region: LdsRegion, idx: np.ndarray, bad: np.ndarray, lanes: np.ndarray, fail: Fail, verb: str,
@@ -175,5 +222,6 @@ def _race(region: LdsRegion, idx: np.ndarray, bad: np.ndarray, lanes: np.ndarray
     row = int(np.argmax(bad.any(axis=1)))
     col = int(np.argmax(bad[row]))
     elem = int(idx[row, col]) % region.per_group
+    fix = "sync.barrier or sync.wave_lds_fence" if "same wave" in why else "sync.barrier"
     fail(DataRace, f"{verb} element {elem} of {region.label}, {why} since the last barrier "
-                   "(a missing sync.barrier)", int(lanes[row]))
+                   f"(a missing {fix})", int(lanes[row]))

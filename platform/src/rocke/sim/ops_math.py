@@ -1,10 +1,21 @@
-"""math.*: computed in binary64 and rounded once to the operand type (nearest, ties to even).
+"""math.*: each op computes what the instruction sequence the lowering emits computes, with the
+hardware's approximations replaced by correct rounding (the sequences are in simulator.md).
 
-sqrt and rcp are therefore correctly rounded (binary64 carries more than 2p + 2 bits for every
-type); exp2, log2 and rsqrt are within 0.5 ulp plus a binary64 ulp of the exact value. The GPU's
-v_exp_f32 / v_log_f32 / v_rcp_f32 / v_rsq_f32 are 1-ulp approximations, so comparisons against a
-device need at least that much tolerance. Special values follow IEEE: log2(0) = -inf,
-log2(x < 0) = NaN, rcp(0) = inf with the sign of the zero, rsqrt(0) = inf.
+* exp2, log2: binary64, rounded once to f32 or f16; bf16 goes through f32 (LLVM 22 computes it
+  with v_exp_f32 / v_log_f32 and rounds the f32 result to bf16). f32 denormal results and
+  inputs are kept (LLVM scales around v_exp_f32 / v_log_f32 for them).
+* sqrt: correctly rounded (LLVM's f32 sequence corrects v_sqrt_f32; bf16 goes through it).
+* rcp: `fdiv afn 1, x`, which is v_rcp_f32 for f32 and bf16 (through f32) and v_rcp_f16 for f16.
+  v_rcp_f32 flushes denormal inputs and results to zero of the same sign, so rcp(2^127) = 0 and
+  rcp(1e-40) = inf in f32 and bf16; f16 keeps its denormals.
+* rsqrt: `sqrt afn` then `fdiv afn 1, .`: two instructions (v_sqrt then v_rcp) with the
+  intermediate result rounded to the operand type (bf16: to f32 and then to bf16), v_sqrt_f32
+  flushing denormal inputs like v_rcp_f32.
+
+The GPU's v_exp / v_log / v_rcp / v_sqrt (f32 without correction, and f16) are 1-ulp
+approximations: the simulator rounds each to nearest, or - with run(approx_rounding="up" /
+"down") - to the neighbour above / below the exact value, the two ends of the hardware's error,
+so a test can show its tolerance covers them.
 """
 
 from __future__ import annotations
@@ -13,23 +24,95 @@ import numpy as np
 
 from rocke.ir import Op
 
+from .dtypes import BF16
 from .machine import Machine, Mask, handler_table
-from .rounding import F64, round_f64
+from .rounding import F16, F32, F64, round_f64
 
 HANDLERS, handles = handler_table()
+
+_F32_TINY = np.float32(np.finfo(np.float32).tiny)  # 2^-126, the smallest normal f32
+
+
+def flush_f32(x: np.ndarray) -> np.ndarray:
+    """f32 denormals to a zero of the same sign (what v_rcp_f32 / v_sqrt_f32 do to inputs and
+    results)."""
+    return np.where(np.abs(x) < _F32_TINY, np.copysign(np.float32(0.0), x), x)
+
+
+def approx(exact: np.ndarray, dtype: np.dtype, skew: int) -> np.ndarray:
+    """One approximate instruction's result from its binary64 value: rounded to nearest (skew 0),
+    or to the neighbour above (+1) / below (-1) the exact value, the two ends of a 1-ulp error."""
+    near = round_f64(exact, dtype)
+    if skew == 0:
+        return near
+    back = near.astype(F64)
+    off = (back < exact) if skew > 0 else (back > exact)
+    off &= np.isfinite(exact)
+    if not off.any():
+        return near
+    toward = np.array(np.inf if skew > 0 else -np.inf, dtype)
+    return np.where(off, np.nextafter(near, toward), near)
+
+
+def rcp_f32(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    """v_rcp_f32: flushed input, 1 / x rounded to f32, flushed result."""
+    return flush_f32(approx(1.0 / flush_f32(x).astype(F64), F32, skew))
+
+
+def sqrt_afn_f32(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    """v_sqrt_f32 (no correction sequence): flushed input, rounded result."""
+    return approx(np.sqrt(flush_f32(x).astype(F64)), F32, skew)
+
+
+def exp2(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    return _via_f32(np.exp2, x, skew)
+
+
+def log2(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    return _via_f32(np.log2, x, skew)
+
+
+def _via_f32(fn, x: np.ndarray, skew: int) -> np.ndarray:
+    """v_exp / v_log: f32 and f16 natively; bf16 through f32, the result rounded to bf16."""
+    if x.dtype == BF16:
+        return approx(fn(x.astype(F64)), F32, skew).astype(BF16)
+    return approx(fn(x.astype(F64)), x.dtype, skew)
+
+
+def sqrt(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    """f32 and bf16 are correctly rounded (LLVM's corrected sequence); f16 is v_sqrt_f16."""
+    return approx(np.sqrt(x.astype(F64)), x.dtype, skew if x.dtype == F16 else 0)
+
+
+def rcp(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    if x.dtype == F16:
+        return approx(1.0 / x.astype(F64), F16, skew)  # v_rcp_f16
+    if x.dtype == F32:
+        return rcp_f32(x, skew)
+    return rcp_f32(x.astype(F32), skew).astype(BF16)  # fpext, v_rcp_f32, round to bf16
+
+
+def rsqrt(x: np.ndarray, skew: int = 0) -> np.ndarray:
+    if x.dtype == F16:
+        root = approx(np.sqrt(x.astype(F64)), F16, -skew)  # v_sqrt_f16 (a low root: a high result)
+        return approx(1.0 / root.astype(F64), F16, skew)  # v_rcp_f16
+    if x.dtype == F32:
+        return rcp_f32(sqrt_afn_f32(x, -skew), skew)
+    root = sqrt_afn_f32(x.astype(F32), -skew).astype(BF16)  # v_sqrt_f32, round to bf16
+    return rcp_f32(root.astype(F32), skew).astype(BF16)  # v_rcp_f32, round to bf16
 
 
 def _unary(fn):
     def handler(m: Machine, op: Op, mask: Mask):
         (x,) = m.args(op)
         with np.errstate(all="ignore"):
-            return (round_f64(fn(x.astype(F64)), x.dtype),)
+            return (fn(x, m.approx_skew),)
 
     return handler
 
 
-handles("math.exp2")(_unary(np.exp2))
-handles("math.log2")(_unary(np.log2))
-handles("math.rcp")(_unary(lambda x: 1.0 / x))
-handles("math.sqrt")(_unary(np.sqrt))
-handles("math.rsqrt")(_unary(lambda x: 1.0 / np.sqrt(x)))
+handles("math.exp2")(_unary(exp2))
+handles("math.log2")(_unary(log2))
+handles("math.rcp")(_unary(rcp))
+handles("math.sqrt")(_unary(sqrt))
+handles("math.rsqrt")(_unary(rsqrt))

@@ -130,9 +130,45 @@ def _atomic_add(m: Machine, op: Op, mask: Mask):
     for region, lanes, start in _pointer_lanes(m, op, ptr, index, mask):
         _check_global_access(m, op, region, True, lanes)
         check_bounds(region, start, 1, lanes, m.failer(op), "updates")
-        # ufunc.at applies every lane's add in lane order, so lanes hitting one address all count.
-        np.add.at(region.elem, start, value[lanes])
+        addresses, values = atomic_updates(m.atomic_order, lanes, start, value[lanes], m.arch.wave_size)
+        # ufunc.at applies the updates in array order, each rounded in f32; repeats all count.
+        np.add.at(region.elem, addresses, values)
     return None
+
+
+def atomic_updates(order: str, lanes: np.ndarray, start: np.ndarray, values: np.ndarray, wave_size: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The (address, value) adds one atomic op makes, in the order they reach memory.
+
+    "wave": what LLVM's atomic optimizer emits (seen at LLVM 22 on gfx942 and gfx1100): a wave
+    whose active lanes all hit one address sums their values in f32 from -0.0, lowest lane first
+    (the s_ff1 / v_readlane loop), and makes one add; a wave with several addresses adds lane by
+    lane, lowest lane first. Waves in order. "lanes": every lane adds alone, lowest first (the
+    code when LLVM cannot prove the address uniform). "reverse": every lane alone, highest first
+    (the memory system does not promise an order among the lanes of one instruction).
+    """
+    if order == "lanes":
+        return start, values
+    if order == "reverse":
+        return start[::-1], values[::-1]
+    wave = lanes // wave_size
+    first = np.flatnonzero(np.r_[True, wave[1:] != wave[:-1]])  # first active lane of each wave
+    lo = np.minimum.reduceat(start, first)
+    hi = np.maximum.reduceat(start, first)
+    uniform = lo == hi
+    if not uniform.any():
+        return start, values
+    # (waves, wave_size) table of values, -0.0 (the identity the optimizer starts from) elsewhere
+    table = np.full((first.size, wave_size), np.float32(-0.0), np.float32)
+    table[np.repeat(np.arange(first.size), np.diff(np.r_[first, lanes.size])), lanes % wave_size] = values
+    total = table[:, 0].copy()
+    for column in range(1, wave_size):
+        total += table[:, column]
+    keep = np.repeat(~uniform, np.diff(np.r_[first, lanes.size]))  # lanes of waves with several addresses
+    keep[first[uniform]] = True
+    out = values.copy()
+    out[first[uniform]] = total[uniform]
+    return start[keep], out[keep]
 
 
 # ---------------------------------------------------------------------- raw buffers
@@ -207,7 +243,8 @@ def _lds_access(m: Machine, op: Op, region: LdsRegion, start: np.ndarray, k: int
     check_bounds(region, start, k, lanes, m.failer(op), verb)
     _check_align(m, op, region.pool_offset + start * region.esize, lanes)
     b = m.batch
-    return LdsAccess(region, b.group[lanes], start, k, b.wave_in_group[lanes], m.epoch)
+    fence = None if m.wave_fence is None else m.wave_fence[lanes // m.arch.wave_size]
+    return LdsAccess(region, b.group[lanes], start, k, b.thread_in_group[lanes], m.arch.wave_size, m.epoch, fence)
 
 
 @handles("mem.lds_load")

@@ -5,7 +5,9 @@ catalog's layout formulas, likewise B and C; the tile product is formed and D is
 the C/D layout. A kernel that loads its fragments with a wrong layout therefore computes wrong
 numbers, as on the GPU. Products of f16/bf16 values are exact; the K products and C are summed
 in binary64 and rounded once to the f32 accumulator (the hardware's internal summation order
-and rounding differ, so compare at a stated tolerance).
+and rounding differ, so compare at a stated tolerance). run(mma_order="forward" / "reverse")
+instead adds the products one at a time, each add rounded to the accumulator, k ascending or
+descending: a test passing in all MMA_ORDERS has headroom for the hardware's order.
 
 Where the catalog replicates an operand (gfx11 WMMA: lanes 16-31 repeat lanes 0-15), every copy
 of an element must hold the same value; disagreeing copies are reported, since which copy the
@@ -24,7 +26,7 @@ from rocke.ir import Op
 from .dtypes import numpy_dtype
 from .errors import DivergenceError, UndefinedBehavior
 from .machine import Machine, Mask, handler_table
-from .rounding import F64, round_f64
+from .rounding import F64, fma, round_f64
 
 HANDLERS, handles = handler_table()
 
@@ -61,6 +63,17 @@ def _to_tile(m: Machine, op: Op, frag: np.ndarray, op_id: str, operand: str, sha
     return tile
 
 
+def sequential_sum(ta: np.ndarray, tb: np.ndarray, tc: np.ndarray, dtype: np.dtype, reverse: bool) -> np.ndarray:
+    """D = C + sum_k A[:, k] B[k, :], adding one exact product at a time with one rounding to the
+    accumulator type each (k ascending, or descending): the least accurate order a summation of
+    the k products can take, where the exact-sum default is the most accurate."""
+    acc = round_f64(tc, dtype)
+    ks = range(ta.shape[2])
+    for kk in reversed(ks) if reverse else ks:
+        acc = fma(ta[:, :, kk:kk + 1], tb[:, kk:kk + 1, :], acc, dtype)
+    return acc
+
+
 @handles("mma.mma")
 def _mma(m: Machine, op: Op, mask: Mask):
     a, b, c = m.args(op)
@@ -89,8 +102,10 @@ def _mma(m: Machine, op: Op, mask: Mask):
     dtype = numpy_dtype(rty)
     if np.issubdtype(dtype, np.integer):
         td = (ta.astype(np.int64) @ tb.astype(np.int64) + tc.astype(np.int64)).astype(dtype)
-    else:
+    elif m.mma_order == "exact":
         td = round_f64(ta @ tb + tc, dtype)
+    else:
+        td = sequential_sum(ta, tb, tc, dtype, reverse=m.mma_order == "reverse")
     rows, cols = _coords(op_id, "c")
     ow = m.by_wave(out)
     ow[waves] = td[:, rows, cols]

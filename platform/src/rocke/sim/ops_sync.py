@@ -36,6 +36,15 @@ def _barrier(m: Machine, op: Op, mask: Mask):
     return None
 
 
+@handles("sync.wave_lds_fence")
+def _wave_lds_fence(m: Machine, op: Op, mask: Mask):
+    """Each wave with an active lane starts a new LDS race interval for its own lanes."""
+    if m.wave_fence is None:
+        m.wave_fence = np.zeros(m.batch.waves, np.int32)
+    m.wave_fence += m.by_wave(mask.bits).any(axis=1)
+    return None
+
+
 @handles("sync.waitcnt")
 def _waitcnt(m: Machine, op: Op, mask: Mask):
     return None

@@ -30,6 +30,19 @@ def test_config_matches_reference(line: ConfigLine) -> None:
     assert result.ok, result.message
 
 
+APPROX = [line for line in CONFIGS if ElementwiseSpec.from_kv(line.kv).op in ("silu", "gelu_tanh")]
+
+
+@pytest.mark.parametrize("mode", ["up", "down"])
+@pytest.mark.parametrize("line", APPROX, ids=[f"{c.arch}:{c.lineno}" for c in APPROX])
+def test_tolerance_covers_the_hardware_exp2_and_rcp(line: ConfigLine, mode: str) -> None:
+    """v_exp_f32 / v_rcp_f32 are 1-ulp approximations: the configs also pass with each of them
+    rounded to the neighbour above, or below, the exact value."""
+    spec = ElementwiseSpec.from_kv(line.kv)
+    result = run_case(spec, line.arch, tail_size(spec), approx_rounding=mode)
+    assert result.ok, result.message
+
+
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
 def test_tiny_problem(arch: str) -> None:
     spec = ElementwiseSpec.from_kv("block=64 dtype=bf16 op=sub vec=8")

@@ -28,6 +28,29 @@ def test_config_matches_reference_at_edges(line: ConfigLine) -> None:
     assert result.ok, result.message
 
 
+def _deepest_per_arch() -> list[ConfigLine]:
+    """Per arch, the config with the longest K tile (the most products summed per output)."""
+    best: dict[str, ConfigLine] = {}
+    for line in CONFIGS:
+        bk = GemmSpec.from_kv(line.kv).bk
+        if line.arch not in best or bk > GemmSpec.from_kv(best[line.arch].kv).bk:
+            best[line.arch] = line
+    return [best[arch] for arch in sorted(best)]
+
+
+DEEPEST = _deepest_per_arch()
+
+
+@pytest.mark.parametrize("order", ["forward", "reverse"])
+@pytest.mark.parametrize("line", DEEPEST, ids=[f"{c.arch}:{c.lineno}" for c in DEEPEST])
+def test_tolerance_leaves_room_for_the_hardware_summation_order(line: ConfigLine, order: str) -> None:
+    """The MMA units sum in their own order: the tolerances also hold when every product is added
+    with its own f32 rounding, in k order or reverse k order (simulator.md, Numerics)."""
+    spec = GemmSpec.from_kv(line.kv)
+    result = run_case(spec, line.arch, *edge_problem(spec), mma_order=order)
+    assert result.ok, result.message
+
+
 SMALL = {
     "gfx942": "a_dtype=f16 a_layout=col b_dtype=f16 b_layout=row bias=1 bk=32 bm=64 bn=64 c_dtype=f16 "
               "double_buffer=1 lds_pad=4 op_id=mfma_f32_32x32x8_f16 wm=2 wn=2",

@@ -10,170 +10,172 @@ using namespace rocke::data::make;
 constexpr Node kNodes[] = {
     // [0] (root) -> [1, 2)
     T("", 1, 1),
-    // [1] op -> [2, 79)
-    A("op", 2, 77),
-    // [2] op[0] -> [79, 93)
-    T("", 79, 14),
-    // [3] op[1] -> [93, 107)
-    T("", 93, 14),
-    // [4] op[2] -> [107, 121)
-    T("", 107, 14),
-    // [5] op[3] -> [121, 135)
-    T("", 121, 14),
-    // [6] op[4] -> [135, 149)
-    T("", 135, 14),
-    // [7] op[5] -> [149, 163)
-    T("", 149, 14),
-    // [8] op[6] -> [163, 177)
-    T("", 163, 14),
-    // [9] op[7] -> [177, 191)
-    T("", 177, 14),
-    // [10] op[8] -> [191, 205)
-    T("", 191, 14),
-    // [11] op[9] -> [205, 219)
-    T("", 205, 14),
-    // [12] op[10] -> [219, 233)
-    T("", 219, 14),
-    // [13] op[11] -> [233, 247)
-    T("", 233, 14),
-    // [14] op[12] -> [247, 261)
-    T("", 247, 14),
-    // [15] op[13] -> [261, 275)
-    T("", 261, 14),
-    // [16] op[14] -> [275, 289)
-    T("", 275, 14),
-    // [17] op[15] -> [289, 303)
-    T("", 289, 14),
-    // [18] op[16] -> [303, 317)
-    T("", 303, 14),
-    // [19] op[17] -> [317, 331)
-    T("", 317, 14),
-    // [20] op[18] -> [331, 345)
-    T("", 331, 14),
-    // [21] op[19] -> [345, 359)
-    T("", 345, 14),
-    // [22] op[20] -> [359, 373)
-    T("", 359, 14),
-    // [23] op[21] -> [373, 387)
-    T("", 373, 14),
-    // [24] op[22] -> [387, 401)
-    T("", 387, 14),
-    // [25] op[23] -> [401, 415)
-    T("", 401, 14),
-    // [26] op[24] -> [415, 429)
-    T("", 415, 14),
-    // [27] op[25] -> [429, 443)
-    T("", 429, 14),
-    // [28] op[26] -> [443, 457)
-    T("", 443, 14),
-    // [29] op[27] -> [457, 471)
-    T("", 457, 14),
-    // [30] op[28] -> [471, 485)
-    T("", 471, 14),
-    // [31] op[29] -> [485, 499)
-    T("", 485, 14),
-    // [32] op[30] -> [499, 513)
-    T("", 499, 14),
-    // [33] op[31] -> [513, 527)
-    T("", 513, 14),
-    // [34] op[32] -> [527, 541)
-    T("", 527, 14),
-    // [35] op[33] -> [541, 555)
-    T("", 541, 14),
-    // [36] op[34] -> [555, 569)
-    T("", 555, 14),
-    // [37] op[35] -> [569, 583)
-    T("", 569, 14),
-    // [38] op[36] -> [583, 597)
-    T("", 583, 14),
-    // [39] op[37] -> [597, 611)
-    T("", 597, 14),
-    // [40] op[38] -> [611, 625)
-    T("", 611, 14),
-    // [41] op[39] -> [625, 639)
-    T("", 625, 14),
-    // [42] op[40] -> [639, 653)
-    T("", 639, 14),
-    // [43] op[41] -> [653, 667)
-    T("", 653, 14),
-    // [44] op[42] -> [667, 681)
-    T("", 667, 14),
-    // [45] op[43] -> [681, 695)
-    T("", 681, 14),
-    // [46] op[44] -> [695, 709)
-    T("", 695, 14),
-    // [47] op[45] -> [709, 723)
-    T("", 709, 14),
-    // [48] op[46] -> [723, 737)
-    T("", 723, 14),
-    // [49] op[47] -> [737, 751)
-    T("", 737, 14),
-    // [50] op[48] -> [751, 765)
-    T("", 751, 14),
-    // [51] op[49] -> [765, 779)
-    T("", 765, 14),
-    // [52] op[50] -> [779, 793)
-    T("", 779, 14),
-    // [53] op[51] -> [793, 807)
-    T("", 793, 14),
-    // [54] op[52] -> [807, 821)
-    T("", 807, 14),
-    // [55] op[53] -> [821, 835)
-    T("", 821, 14),
-    // [56] op[54] -> [835, 849)
-    T("", 835, 14),
-    // [57] op[55] -> [849, 863)
-    T("", 849, 14),
-    // [58] op[56] -> [863, 877)
-    T("", 863, 14),
-    // [59] op[57] -> [877, 891)
-    T("", 877, 14),
-    // [60] op[58] -> [891, 905)
-    T("", 891, 14),
-    // [61] op[59] -> [905, 919)
-    T("", 905, 14),
-    // [62] op[60] -> [919, 933)
-    T("", 919, 14),
-    // [63] op[61] -> [933, 947)
-    T("", 933, 14),
-    // [64] op[62] -> [947, 961)
-    T("", 947, 14),
-    // [65] op[63] -> [961, 975)
-    T("", 961, 14),
-    // [66] op[64] -> [975, 989)
-    T("", 975, 14),
-    // [67] op[65] -> [989, 1003)
-    T("", 989, 14),
-    // [68] op[66] -> [1003, 1017)
-    T("", 1003, 14),
-    // [69] op[67] -> [1017, 1031)
-    T("", 1017, 14),
-    // [70] op[68] -> [1031, 1045)
-    T("", 1031, 14),
-    // [71] op[69] -> [1045, 1059)
-    T("", 1045, 14),
-    // [72] op[70] -> [1059, 1073)
-    T("", 1059, 14),
-    // [73] op[71] -> [1073, 1087)
-    T("", 1073, 14),
-    // [74] op[72] -> [1087, 1101)
-    T("", 1087, 14),
-    // [75] op[73] -> [1101, 1115)
-    T("", 1101, 14),
-    // [76] op[74] -> [1115, 1129)
-    T("", 1115, 14),
-    // [77] op[75] -> [1129, 1143)
-    T("", 1129, 14),
-    // [78] op[76] -> [1143, 1157)
-    T("", 1143, 14),
+    // [1] op -> [2, 80)
+    A("op", 2, 78),
+    // [2] op[0] -> [80, 94)
+    T("", 80, 14),
+    // [3] op[1] -> [94, 108)
+    T("", 94, 14),
+    // [4] op[2] -> [108, 122)
+    T("", 108, 14),
+    // [5] op[3] -> [122, 136)
+    T("", 122, 14),
+    // [6] op[4] -> [136, 150)
+    T("", 136, 14),
+    // [7] op[5] -> [150, 164)
+    T("", 150, 14),
+    // [8] op[6] -> [164, 178)
+    T("", 164, 14),
+    // [9] op[7] -> [178, 192)
+    T("", 178, 14),
+    // [10] op[8] -> [192, 206)
+    T("", 192, 14),
+    // [11] op[9] -> [206, 220)
+    T("", 206, 14),
+    // [12] op[10] -> [220, 234)
+    T("", 220, 14),
+    // [13] op[11] -> [234, 248)
+    T("", 234, 14),
+    // [14] op[12] -> [248, 262)
+    T("", 248, 14),
+    // [15] op[13] -> [262, 276)
+    T("", 262, 14),
+    // [16] op[14] -> [276, 290)
+    T("", 276, 14),
+    // [17] op[15] -> [290, 304)
+    T("", 290, 14),
+    // [18] op[16] -> [304, 318)
+    T("", 304, 14),
+    // [19] op[17] -> [318, 332)
+    T("", 318, 14),
+    // [20] op[18] -> [332, 346)
+    T("", 332, 14),
+    // [21] op[19] -> [346, 360)
+    T("", 346, 14),
+    // [22] op[20] -> [360, 374)
+    T("", 360, 14),
+    // [23] op[21] -> [374, 388)
+    T("", 374, 14),
+    // [24] op[22] -> [388, 402)
+    T("", 388, 14),
+    // [25] op[23] -> [402, 416)
+    T("", 402, 14),
+    // [26] op[24] -> [416, 430)
+    T("", 416, 14),
+    // [27] op[25] -> [430, 444)
+    T("", 430, 14),
+    // [28] op[26] -> [444, 458)
+    T("", 444, 14),
+    // [29] op[27] -> [458, 472)
+    T("", 458, 14),
+    // [30] op[28] -> [472, 486)
+    T("", 472, 14),
+    // [31] op[29] -> [486, 500)
+    T("", 486, 14),
+    // [32] op[30] -> [500, 514)
+    T("", 500, 14),
+    // [33] op[31] -> [514, 528)
+    T("", 514, 14),
+    // [34] op[32] -> [528, 542)
+    T("", 528, 14),
+    // [35] op[33] -> [542, 556)
+    T("", 542, 14),
+    // [36] op[34] -> [556, 570)
+    T("", 556, 14),
+    // [37] op[35] -> [570, 584)
+    T("", 570, 14),
+    // [38] op[36] -> [584, 598)
+    T("", 584, 14),
+    // [39] op[37] -> [598, 612)
+    T("", 598, 14),
+    // [40] op[38] -> [612, 626)
+    T("", 612, 14),
+    // [41] op[39] -> [626, 640)
+    T("", 626, 14),
+    // [42] op[40] -> [640, 654)
+    T("", 640, 14),
+    // [43] op[41] -> [654, 668)
+    T("", 654, 14),
+    // [44] op[42] -> [668, 682)
+    T("", 668, 14),
+    // [45] op[43] -> [682, 696)
+    T("", 682, 14),
+    // [46] op[44] -> [696, 710)
+    T("", 696, 14),
+    // [47] op[45] -> [710, 724)
+    T("", 710, 14),
+    // [48] op[46] -> [724, 738)
+    T("", 724, 14),
+    // [49] op[47] -> [738, 752)
+    T("", 738, 14),
+    // [50] op[48] -> [752, 766)
+    T("", 752, 14),
+    // [51] op[49] -> [766, 780)
+    T("", 766, 14),
+    // [52] op[50] -> [780, 794)
+    T("", 780, 14),
+    // [53] op[51] -> [794, 808)
+    T("", 794, 14),
+    // [54] op[52] -> [808, 822)
+    T("", 808, 14),
+    // [55] op[53] -> [822, 836)
+    T("", 822, 14),
+    // [56] op[54] -> [836, 850)
+    T("", 836, 14),
+    // [57] op[55] -> [850, 864)
+    T("", 850, 14),
+    // [58] op[56] -> [864, 878)
+    T("", 864, 14),
+    // [59] op[57] -> [878, 892)
+    T("", 878, 14),
+    // [60] op[58] -> [892, 906)
+    T("", 892, 14),
+    // [61] op[59] -> [906, 920)
+    T("", 906, 14),
+    // [62] op[60] -> [920, 934)
+    T("", 920, 14),
+    // [63] op[61] -> [934, 948)
+    T("", 934, 14),
+    // [64] op[62] -> [948, 962)
+    T("", 948, 14),
+    // [65] op[63] -> [962, 976)
+    T("", 962, 14),
+    // [66] op[64] -> [976, 990)
+    T("", 976, 14),
+    // [67] op[65] -> [990, 1004)
+    T("", 990, 14),
+    // [68] op[66] -> [1004, 1018)
+    T("", 1004, 14),
+    // [69] op[67] -> [1018, 1032)
+    T("", 1018, 14),
+    // [70] op[68] -> [1032, 1046)
+    T("", 1032, 14),
+    // [71] op[69] -> [1046, 1060)
+    T("", 1046, 14),
+    // [72] op[70] -> [1060, 1074)
+    T("", 1060, 14),
+    // [73] op[71] -> [1074, 1088)
+    T("", 1074, 14),
+    // [74] op[72] -> [1088, 1102)
+    T("", 1088, 14),
+    // [75] op[73] -> [1102, 1116)
+    T("", 1102, 14),
+    // [76] op[74] -> [1116, 1130)
+    T("", 1116, 14),
+    // [77] op[75] -> [1130, 1144)
+    T("", 1130, 14),
+    // [78] op[76] -> [1144, 1158)
+    T("", 1144, 14),
+    // [79] op[77] -> [1158, 1172)
+    T("", 1158, 14),
     S("name", "arith.constant"),
     S("builder", "const"),
     S("summary", "A constant of an int or float scalar type; the value attribute has the result type."),
     A("operands", 0, 0),
-    // [83] op[0].results -> [1157, 1158)
-    A("results", 1157, 1),
-    // [84] op[0].attrs -> [1158, 1159)
-    A("attrs", 1158, 1),
+    // [84] op[0].results -> [1172, 1173)
+    A("results", 1172, 1),
+    // [85] op[0].attrs -> [1173, 1174)
+    A("attrs", 1173, 1),
     S("type_rule", "explicit"),
     B("pure", true),
     B("convergent", false),
@@ -185,10 +187,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.add"),
     S("builder", "add"),
     S("summary", "Addition (ints wrap)."),
-    // [96] op[1].operands -> [1159, 1161)
-    A("operands", 1159, 2),
-    // [97] op[1].results -> [1161, 1162)
-    A("results", 1161, 1),
+    // [97] op[1].operands -> [1174, 1176)
+    A("operands", 1174, 2),
+    // [98] op[1].results -> [1176, 1177)
+    A("results", 1176, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -201,10 +203,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.sub"),
     S("builder", "sub"),
     S("summary", "Subtraction (ints wrap)."),
-    // [110] op[2].operands -> [1162, 1164)
-    A("operands", 1162, 2),
-    // [111] op[2].results -> [1164, 1165)
-    A("results", 1164, 1),
+    // [111] op[2].operands -> [1177, 1179)
+    A("operands", 1177, 2),
+    // [112] op[2].results -> [1179, 1180)
+    A("results", 1179, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -217,10 +219,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.mul"),
     S("builder", "mul"),
     S("summary", "Multiplication (ints wrap, low half)."),
-    // [124] op[3].operands -> [1165, 1167)
-    A("operands", 1165, 2),
-    // [125] op[3].results -> [1167, 1168)
-    A("results", 1167, 1),
+    // [125] op[3].operands -> [1180, 1182)
+    A("operands", 1180, 2),
+    // [126] op[3].results -> [1182, 1183)
+    A("results", 1182, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -233,10 +235,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.divf"),
     S("builder", "divf"),
     S("summary", "Float division."),
-    // [138] op[4].operands -> [1168, 1170)
-    A("operands", 1168, 2),
-    // [139] op[4].results -> [1170, 1171)
-    A("results", 1170, 1),
+    // [139] op[4].operands -> [1183, 1185)
+    A("operands", 1183, 2),
+    // [140] op[4].results -> [1185, 1186)
+    A("results", 1185, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -249,10 +251,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.remf"),
     S("builder", "remf"),
     S("summary", "Float remainder (sign of lhs, like C fmod)."),
-    // [152] op[5].operands -> [1171, 1173)
-    A("operands", 1171, 2),
-    // [153] op[5].results -> [1173, 1174)
-    A("results", 1173, 1),
+    // [153] op[5].operands -> [1186, 1188)
+    A("operands", 1186, 2),
+    // [154] op[5].results -> [1188, 1189)
+    A("results", 1188, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -265,10 +267,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.divs"),
     S("builder", "divs"),
     S("summary", "Signed integer division, rounding toward zero; x / 0 and MIN / -1 are undefined."),
-    // [166] op[6].operands -> [1174, 1176)
-    A("operands", 1174, 2),
-    // [167] op[6].results -> [1176, 1177)
-    A("results", 1176, 1),
+    // [167] op[6].operands -> [1189, 1191)
+    A("operands", 1189, 2),
+    // [168] op[6].results -> [1191, 1192)
+    A("results", 1191, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -281,10 +283,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.divu"),
     S("builder", "divu"),
     S("summary", "Unsigned integer division; x / 0 is undefined."),
-    // [180] op[7].operands -> [1177, 1179)
-    A("operands", 1177, 2),
-    // [181] op[7].results -> [1179, 1180)
-    A("results", 1179, 1),
+    // [181] op[7].operands -> [1192, 1194)
+    A("operands", 1192, 2),
+    // [182] op[7].results -> [1194, 1195)
+    A("results", 1194, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -297,10 +299,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.rems"),
     S("builder", "rems"),
     S("summary", "Signed integer remainder (sign of lhs); x % 0 and MIN % -1 are undefined."),
-    // [194] op[8].operands -> [1180, 1182)
-    A("operands", 1180, 2),
-    // [195] op[8].results -> [1182, 1183)
-    A("results", 1182, 1),
+    // [195] op[8].operands -> [1195, 1197)
+    A("operands", 1195, 2),
+    // [196] op[8].results -> [1197, 1198)
+    A("results", 1197, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -313,10 +315,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.remu"),
     S("builder", "remu"),
     S("summary", "Unsigned integer remainder; x % 0 is undefined."),
-    // [208] op[9].operands -> [1183, 1185)
-    A("operands", 1183, 2),
-    // [209] op[9].results -> [1185, 1186)
-    A("results", 1185, 1),
+    // [209] op[9].operands -> [1198, 1200)
+    A("operands", 1198, 2),
+    // [210] op[9].results -> [1200, 1201)
+    A("results", 1200, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -329,10 +331,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.and"),
     S("builder", "and_"),
     S("summary", "Bitwise and."),
-    // [222] op[10].operands -> [1186, 1188)
-    A("operands", 1186, 2),
-    // [223] op[10].results -> [1188, 1189)
-    A("results", 1188, 1),
+    // [223] op[10].operands -> [1201, 1203)
+    A("operands", 1201, 2),
+    // [224] op[10].results -> [1203, 1204)
+    A("results", 1203, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -345,10 +347,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.or"),
     S("builder", "or_"),
     S("summary", "Bitwise or."),
-    // [236] op[11].operands -> [1189, 1191)
-    A("operands", 1189, 2),
-    // [237] op[11].results -> [1191, 1192)
-    A("results", 1191, 1),
+    // [237] op[11].operands -> [1204, 1206)
+    A("operands", 1204, 2),
+    // [238] op[11].results -> [1206, 1207)
+    A("results", 1206, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -361,10 +363,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.xor"),
     S("builder", "xor_"),
     S("summary", "Bitwise xor."),
-    // [250] op[12].operands -> [1192, 1194)
-    A("operands", 1192, 2),
-    // [251] op[12].results -> [1194, 1195)
-    A("results", 1194, 1),
+    // [251] op[12].operands -> [1207, 1209)
+    A("operands", 1207, 2),
+    // [252] op[12].results -> [1209, 1210)
+    A("results", 1209, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -377,10 +379,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.shl"),
     S("builder", "shl"),
     S("summary", "Shift left; a shift amount >= the bit width is undefined."),
-    // [264] op[13].operands -> [1195, 1197)
-    A("operands", 1195, 2),
-    // [265] op[13].results -> [1197, 1198)
-    A("results", 1197, 1),
+    // [265] op[13].operands -> [1210, 1212)
+    A("operands", 1210, 2),
+    // [266] op[13].results -> [1212, 1213)
+    A("results", 1212, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -393,10 +395,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.shrs"),
     S("builder", "shrs"),
     S("summary", "Arithmetic (sign-filling) shift right; amount >= bit width is undefined."),
-    // [278] op[14].operands -> [1198, 1200)
-    A("operands", 1198, 2),
-    // [279] op[14].results -> [1200, 1201)
-    A("results", 1200, 1),
+    // [279] op[14].operands -> [1213, 1215)
+    A("operands", 1213, 2),
+    // [280] op[14].results -> [1215, 1216)
+    A("results", 1215, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -409,10 +411,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.shru"),
     S("builder", "shru"),
     S("summary", "Logical (zero-filling) shift right; amount >= bit width is undefined."),
-    // [292] op[15].operands -> [1201, 1203)
-    A("operands", 1201, 2),
-    // [293] op[15].results -> [1203, 1204)
-    A("results", 1203, 1),
+    // [293] op[15].operands -> [1216, 1218)
+    A("operands", 1216, 2),
+    // [294] op[15].results -> [1218, 1219)
+    A("results", 1218, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -425,10 +427,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.negf"),
     S("builder", "negf"),
     S("summary", "Float negation (flips the sign bit)."),
-    // [306] op[16].operands -> [1204, 1205)
-    A("operands", 1204, 1),
-    // [307] op[16].results -> [1205, 1206)
-    A("results", 1205, 1),
+    // [307] op[16].operands -> [1219, 1220)
+    A("operands", 1219, 1),
+    // [308] op[16].results -> [1220, 1221)
+    A("results", 1220, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -441,10 +443,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.minf"),
     S("builder", "minf"),
     S("summary", "Float minimum; a NaN operand yields the other operand (IEEE minNum)."),
-    // [320] op[17].operands -> [1206, 1208)
-    A("operands", 1206, 2),
-    // [321] op[17].results -> [1208, 1209)
-    A("results", 1208, 1),
+    // [321] op[17].operands -> [1221, 1223)
+    A("operands", 1221, 2),
+    // [322] op[17].results -> [1223, 1224)
+    A("results", 1223, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -457,10 +459,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.maxf"),
     S("builder", "maxf"),
     S("summary", "Float maximum; a NaN operand yields the other operand (IEEE maxNum)."),
-    // [334] op[18].operands -> [1209, 1211)
-    A("operands", 1209, 2),
-    // [335] op[18].results -> [1211, 1212)
-    A("results", 1211, 1),
+    // [335] op[18].operands -> [1224, 1226)
+    A("operands", 1224, 2),
+    // [336] op[18].results -> [1226, 1227)
+    A("results", 1226, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -473,10 +475,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.mins"),
     S("builder", "mins"),
     S("summary", "Signed integer minimum."),
-    // [348] op[19].operands -> [1212, 1214)
-    A("operands", 1212, 2),
-    // [349] op[19].results -> [1214, 1215)
-    A("results", 1214, 1),
+    // [349] op[19].operands -> [1227, 1229)
+    A("operands", 1227, 2),
+    // [350] op[19].results -> [1229, 1230)
+    A("results", 1229, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -489,10 +491,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.maxs"),
     S("builder", "maxs"),
     S("summary", "Signed integer maximum."),
-    // [362] op[20].operands -> [1215, 1217)
-    A("operands", 1215, 2),
-    // [363] op[20].results -> [1217, 1218)
-    A("results", 1217, 1),
+    // [363] op[20].operands -> [1230, 1232)
+    A("operands", 1230, 2),
+    // [364] op[20].results -> [1232, 1233)
+    A("results", 1232, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -505,10 +507,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.minu"),
     S("builder", "minu"),
     S("summary", "Unsigned integer minimum."),
-    // [376] op[21].operands -> [1218, 1220)
-    A("operands", 1218, 2),
-    // [377] op[21].results -> [1220, 1221)
-    A("results", 1220, 1),
+    // [377] op[21].operands -> [1233, 1235)
+    A("operands", 1233, 2),
+    // [378] op[21].results -> [1235, 1236)
+    A("results", 1235, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -521,10 +523,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.maxu"),
     S("builder", "maxu"),
     S("summary", "Unsigned integer maximum."),
-    // [390] op[22].operands -> [1221, 1223)
-    A("operands", 1221, 2),
-    // [391] op[22].results -> [1223, 1224)
-    A("results", 1223, 1),
+    // [391] op[22].operands -> [1236, 1238)
+    A("operands", 1236, 2),
+    // [392] op[22].results -> [1238, 1239)
+    A("results", 1238, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -537,10 +539,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.fma"),
     S("builder", "fma"),
     S("summary", "Fused multiply-add a * b + c with a single rounding."),
-    // [404] op[23].operands -> [1224, 1227)
-    A("operands", 1224, 3),
-    // [405] op[23].results -> [1227, 1228)
-    A("results", 1227, 1),
+    // [405] op[23].operands -> [1239, 1242)
+    A("operands", 1239, 3),
+    // [406] op[23].results -> [1242, 1243)
+    A("results", 1242, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -553,12 +555,12 @@ constexpr Node kNodes[] = {
     S("name", "arith.cmpi"),
     S("builder", "cmpi"),
     S("summary", "Integer comparison of two scalars."),
-    // [418] op[24].operands -> [1228, 1230)
-    A("operands", 1228, 2),
-    // [419] op[24].results -> [1230, 1231)
-    A("results", 1230, 1),
-    // [420] op[24].attrs -> [1231, 1232)
-    A("attrs", 1231, 1),
+    // [419] op[24].operands -> [1243, 1245)
+    A("operands", 1243, 2),
+    // [420] op[24].results -> [1245, 1246)
+    A("results", 1245, 1),
+    // [421] op[24].attrs -> [1246, 1247)
+    A("attrs", 1246, 1),
     S("type_rule", "cmp_i1"),
     B("pure", true),
     B("convergent", false),
@@ -570,12 +572,12 @@ constexpr Node kNodes[] = {
     S("name", "arith.cmpf"),
     S("builder", "cmpf"),
     S("summary", "Float comparison of two scalars (o* ordered, u* unordered)."),
-    // [432] op[25].operands -> [1232, 1234)
-    A("operands", 1232, 2),
-    // [433] op[25].results -> [1234, 1235)
-    A("results", 1234, 1),
-    // [434] op[25].attrs -> [1235, 1236)
-    A("attrs", 1235, 1),
+    // [433] op[25].operands -> [1247, 1249)
+    A("operands", 1247, 2),
+    // [434] op[25].results -> [1249, 1250)
+    A("results", 1249, 1),
+    // [435] op[25].attrs -> [1250, 1251)
+    A("attrs", 1250, 1),
     S("type_rule", "cmp_i1"),
     B("pure", true),
     B("convergent", false),
@@ -587,10 +589,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.select"),
     S("builder", "select"),
     S("summary", "cond \077 a : b."),
-    // [446] op[26].operands -> [1236, 1239)
-    A("operands", 1236, 3),
-    // [447] op[26].results -> [1239, 1240)
-    A("results", 1239, 1),
+    // [447] op[26].operands -> [1251, 1254)
+    A("operands", 1251, 3),
+    // [448] op[26].results -> [1254, 1255)
+    A("results", 1254, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand1"),
     B("pure", true),
@@ -603,10 +605,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.extf"),
     S("builder", "extf"),
     S("summary", "Float widening (f16/bf16 to f32)."),
-    // [460] op[27].operands -> [1240, 1241)
-    A("operands", 1240, 1),
-    // [461] op[27].results -> [1241, 1242)
-    A("results", 1241, 1),
+    // [461] op[27].operands -> [1255, 1256)
+    A("operands", 1255, 1),
+    // [462] op[27].results -> [1256, 1257)
+    A("results", 1256, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_wider"),
     B("pure", true),
@@ -619,10 +621,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.truncf"),
     S("builder", "truncf"),
     S("summary", "Float narrowing, round to nearest even."),
-    // [474] op[28].operands -> [1242, 1243)
-    A("operands", 1242, 1),
-    // [475] op[28].results -> [1243, 1244)
-    A("results", 1243, 1),
+    // [475] op[28].operands -> [1257, 1258)
+    A("operands", 1257, 1),
+    // [476] op[28].results -> [1258, 1259)
+    A("results", 1258, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_narrower"),
     B("pure", true),
@@ -635,10 +637,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.sitofp"),
     S("builder", "sitofp"),
     S("summary", "Signed int to float, round to nearest even."),
-    // [488] op[29].operands -> [1244, 1245)
-    A("operands", 1244, 1),
-    // [489] op[29].results -> [1245, 1246)
-    A("results", 1245, 1),
+    // [489] op[29].operands -> [1259, 1260)
+    A("operands", 1259, 1),
+    // [490] op[29].results -> [1260, 1261)
+    A("results", 1260, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast"),
     B("pure", true),
@@ -651,10 +653,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.uitofp"),
     S("builder", "uitofp"),
     S("summary", "Unsigned int to float, round to nearest even."),
-    // [502] op[30].operands -> [1246, 1247)
-    A("operands", 1246, 1),
-    // [503] op[30].results -> [1247, 1248)
-    A("results", 1247, 1),
+    // [503] op[30].operands -> [1261, 1262)
+    A("operands", 1261, 1),
+    // [504] op[30].results -> [1262, 1263)
+    A("results", 1262, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast"),
     B("pure", true),
@@ -667,10 +669,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.fptosi"),
     S("builder", "fptosi"),
     S("summary", "Float to signed int, rounding toward zero; out of range is undefined."),
-    // [516] op[31].operands -> [1248, 1249)
-    A("operands", 1248, 1),
-    // [517] op[31].results -> [1249, 1250)
-    A("results", 1249, 1),
+    // [517] op[31].operands -> [1263, 1264)
+    A("operands", 1263, 1),
+    // [518] op[31].results -> [1264, 1265)
+    A("results", 1264, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast"),
     B("pure", true),
@@ -683,10 +685,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.fptoui"),
     S("builder", "fptoui"),
     S("summary", "Float to unsigned int, rounding toward zero; out of range is undefined."),
-    // [530] op[32].operands -> [1250, 1251)
-    A("operands", 1250, 1),
-    // [531] op[32].results -> [1251, 1252)
-    A("results", 1251, 1),
+    // [531] op[32].operands -> [1265, 1266)
+    A("operands", 1265, 1),
+    // [532] op[32].results -> [1266, 1267)
+    A("results", 1266, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast"),
     B("pure", true),
@@ -699,10 +701,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.exts"),
     S("builder", "exts"),
     S("summary", "Sign extension to a wider int."),
-    // [544] op[33].operands -> [1252, 1253)
-    A("operands", 1252, 1),
-    // [545] op[33].results -> [1253, 1254)
-    A("results", 1253, 1),
+    // [545] op[33].operands -> [1267, 1268)
+    A("operands", 1267, 1),
+    // [546] op[33].results -> [1268, 1269)
+    A("results", 1268, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_wider"),
     B("pure", true),
@@ -715,10 +717,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.extu"),
     S("builder", "extu"),
     S("summary", "Zero extension to a wider int."),
-    // [558] op[34].operands -> [1254, 1255)
-    A("operands", 1254, 1),
-    // [559] op[34].results -> [1255, 1256)
-    A("results", 1255, 1),
+    // [559] op[34].operands -> [1269, 1270)
+    A("operands", 1269, 1),
+    // [560] op[34].results -> [1270, 1271)
+    A("results", 1270, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_wider"),
     B("pure", true),
@@ -731,10 +733,10 @@ constexpr Node kNodes[] = {
     S("name", "arith.trunc"),
     S("builder", "trunc"),
     S("summary", "Int truncation (keeps the low bits)."),
-    // [572] op[35].operands -> [1256, 1257)
-    A("operands", 1256, 1),
-    // [573] op[35].results -> [1257, 1258)
-    A("results", 1257, 1),
+    // [573] op[35].operands -> [1271, 1272)
+    A("operands", 1271, 1),
+    // [574] op[35].results -> [1272, 1273)
+    A("results", 1272, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_narrower"),
     B("pure", true),
@@ -747,10 +749,10 @@ constexpr Node kNodes[] = {
     S("name", "math.exp2"),
     S("builder", "exp2"),
     S("summary", "2 to the power x."),
-    // [586] op[36].operands -> [1258, 1259)
-    A("operands", 1258, 1),
-    // [587] op[36].results -> [1259, 1260)
-    A("results", 1259, 1),
+    // [587] op[36].operands -> [1273, 1274)
+    A("operands", 1273, 1),
+    // [588] op[36].results -> [1274, 1275)
+    A("results", 1274, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -763,10 +765,10 @@ constexpr Node kNodes[] = {
     S("name", "math.log2"),
     S("builder", "log2"),
     S("summary", "Base-2 logarithm."),
-    // [600] op[37].operands -> [1260, 1261)
-    A("operands", 1260, 1),
-    // [601] op[37].results -> [1261, 1262)
-    A("results", 1261, 1),
+    // [601] op[37].operands -> [1275, 1276)
+    A("operands", 1275, 1),
+    // [602] op[37].results -> [1276, 1277)
+    A("results", 1276, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -779,10 +781,10 @@ constexpr Node kNodes[] = {
     S("name", "math.rcp"),
     S("builder", "rcp"),
     S("summary", "Reciprocal 1 / x."),
-    // [614] op[38].operands -> [1262, 1263)
-    A("operands", 1262, 1),
-    // [615] op[38].results -> [1263, 1264)
-    A("results", 1263, 1),
+    // [615] op[38].operands -> [1277, 1278)
+    A("operands", 1277, 1),
+    // [616] op[38].results -> [1278, 1279)
+    A("results", 1278, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -795,10 +797,10 @@ constexpr Node kNodes[] = {
     S("name", "math.sqrt"),
     S("builder", "sqrt"),
     S("summary", "Square root."),
-    // [628] op[39].operands -> [1264, 1265)
-    A("operands", 1264, 1),
-    // [629] op[39].results -> [1265, 1266)
-    A("results", 1265, 1),
+    // [629] op[39].operands -> [1279, 1280)
+    A("operands", 1279, 1),
+    // [630] op[39].results -> [1280, 1281)
+    A("results", 1280, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -811,10 +813,10 @@ constexpr Node kNodes[] = {
     S("name", "math.rsqrt"),
     S("builder", "rsqrt"),
     S("summary", "Reciprocal square root 1 / sqrt(x)."),
-    // [642] op[40].operands -> [1266, 1267)
-    A("operands", 1266, 1),
-    // [643] op[40].results -> [1267, 1268)
-    A("results", 1267, 1),
+    // [643] op[40].operands -> [1281, 1282)
+    A("operands", 1281, 1),
+    // [644] op[40].results -> [1282, 1283)
+    A("results", 1282, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -828,8 +830,8 @@ constexpr Node kNodes[] = {
     S("builder", "thread_id_x"),
     S("summary", "Workitem id within the workgroup, dimension x."),
     A("operands", 0, 0),
-    // [657] op[41].results -> [1268, 1269)
-    A("results", 1268, 1),
+    // [658] op[41].results -> [1283, 1284)
+    A("results", 1283, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -843,8 +845,8 @@ constexpr Node kNodes[] = {
     S("builder", "thread_id_y"),
     S("summary", "Workitem id within the workgroup, dimension y."),
     A("operands", 0, 0),
-    // [671] op[42].results -> [1269, 1270)
-    A("results", 1269, 1),
+    // [672] op[42].results -> [1284, 1285)
+    A("results", 1284, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -858,8 +860,8 @@ constexpr Node kNodes[] = {
     S("builder", "thread_id_z"),
     S("summary", "Workitem id within the workgroup, dimension z."),
     A("operands", 0, 0),
-    // [685] op[43].results -> [1270, 1271)
-    A("results", 1270, 1),
+    // [686] op[43].results -> [1285, 1286)
+    A("results", 1285, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -873,8 +875,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_id_x"),
     S("summary", "Workgroup id within the grid, dimension x."),
     A("operands", 0, 0),
-    // [699] op[44].results -> [1271, 1272)
-    A("results", 1271, 1),
+    // [700] op[44].results -> [1286, 1287)
+    A("results", 1286, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -888,8 +890,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_id_y"),
     S("summary", "Workgroup id within the grid, dimension y."),
     A("operands", 0, 0),
-    // [713] op[45].results -> [1272, 1273)
-    A("results", 1272, 1),
+    // [714] op[45].results -> [1287, 1288)
+    A("results", 1287, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -903,8 +905,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_id_z"),
     S("summary", "Workgroup id within the grid, dimension z."),
     A("operands", 0, 0),
-    // [727] op[46].results -> [1273, 1274)
-    A("results", 1273, 1),
+    // [728] op[46].results -> [1288, 1289)
+    A("results", 1288, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -918,8 +920,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_dim_x"),
     S("summary", "Workgroup size in workitems, dimension x."),
     A("operands", 0, 0),
-    // [741] op[47].results -> [1274, 1275)
-    A("results", 1274, 1),
+    // [742] op[47].results -> [1289, 1290)
+    A("results", 1289, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -933,8 +935,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_dim_y"),
     S("summary", "Workgroup size in workitems, dimension y."),
     A("operands", 0, 0),
-    // [755] op[48].results -> [1275, 1276)
-    A("results", 1275, 1),
+    // [756] op[48].results -> [1290, 1291)
+    A("results", 1290, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -948,8 +950,8 @@ constexpr Node kNodes[] = {
     S("builder", "block_dim_z"),
     S("summary", "Workgroup size in workitems, dimension z."),
     A("operands", 0, 0),
-    // [769] op[49].results -> [1276, 1277)
-    A("results", 1276, 1),
+    // [770] op[49].results -> [1291, 1292)
+    A("results", 1291, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -963,8 +965,8 @@ constexpr Node kNodes[] = {
     S("builder", "lane_id"),
     S("summary", "Lane index within the wave (0 .. wave_size-1)."),
     A("operands", 0, 0),
-    // [783] op[50].results -> [1277, 1278)
-    A("results", 1277, 1),
+    // [784] op[50].results -> [1292, 1293)
+    A("results", 1292, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -978,8 +980,8 @@ constexpr Node kNodes[] = {
     S("builder", "wave_id"),
     S("summary", "Wave index within the workgroup (flat workitem id / wave_size)."),
     A("operands", 0, 0),
-    // [797] op[51].results -> [1278, 1279)
-    A("results", 1278, 1),
+    // [798] op[51].results -> [1293, 1294)
+    A("results", 1293, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -993,8 +995,8 @@ constexpr Node kNodes[] = {
     S("builder", "wave_size"),
     S("summary", "The target's wave size (32 or 64)."),
     A("operands", 0, 0),
-    // [811] op[52].results -> [1279, 1280)
-    A("results", 1279, 1),
+    // [812] op[52].results -> [1294, 1295)
+    A("results", 1294, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -1007,12 +1009,12 @@ constexpr Node kNodes[] = {
     S("name", "mem.load"),
     S("builder", "load"),
     S("summary", "Load lanes consecutive pointees at ptr[index] (index in pointee units, signed)."),
-    // [824] op[53].operands -> [1280, 1282)
-    A("operands", 1280, 2),
-    // [825] op[53].results -> [1282, 1283)
-    A("results", 1282, 1),
-    // [826] op[53].attrs -> [1283, 1285)
-    A("attrs", 1283, 2),
+    // [825] op[53].operands -> [1295, 1297)
+    A("operands", 1295, 2),
+    // [826] op[53].results -> [1297, 1298)
+    A("results", 1297, 1),
+    // [827] op[53].attrs -> [1298, 1300)
+    A("attrs", 1298, 2),
     S("type_rule", "load"),
     B("pure", false),
     B("convergent", false),
@@ -1024,27 +1026,27 @@ constexpr Node kNodes[] = {
     S("name", "mem.store"),
     S("builder", "store"),
     S("summary", "Store a pointee (or a vector of pointees) at ptr[index]."),
-    // [838] op[54].operands -> [1285, 1288)
-    A("operands", 1285, 3),
+    // [839] op[54].operands -> [1300, 1303)
+    A("operands", 1300, 3),
     A("results", 0, 0),
-    // [840] op[54].attrs -> [1288, 1289)
-    A("attrs", 1288, 1),
+    // [841] op[54].attrs -> [1303, 1304)
+    A("attrs", 1303, 1),
     S("type_rule", "none"),
     B("pure", false),
     B("convergent", false),
     S("feature", ""),
     S("arch_rule", ""),
-    // [846] op[54].checks -> [1289, 1290)
-    A("checks", 1289, 1),
+    // [847] op[54].checks -> [1304, 1305)
+    A("checks", 1304, 1),
     S("placement", "any"),
     A("regions", 0, 0),
     S("name", "mem.ptr_add"),
     S("builder", "ptr_add"),
     S("summary", "Pointer advanced by index pointees (signed)."),
-    // [852] op[55].operands -> [1290, 1292)
-    A("operands", 1290, 2),
-    // [853] op[55].results -> [1292, 1293)
-    A("results", 1292, 1),
+    // [853] op[55].operands -> [1305, 1307)
+    A("operands", 1305, 2),
+    // [854] op[55].results -> [1307, 1308)
+    A("results", 1307, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -1057,10 +1059,10 @@ constexpr Node kNodes[] = {
     S("name", "mem.make_rsrc"),
     S("builder", "make_rsrc"),
     S("summary", "Raw buffer resource over num_records bytes starting at base."),
-    // [866] op[56].operands -> [1293, 1295)
-    A("operands", 1293, 2),
-    // [867] op[56].results -> [1295, 1296)
-    A("results", 1295, 1),
+    // [867] op[56].operands -> [1308, 1310)
+    A("operands", 1308, 2),
+    // [868] op[56].results -> [1310, 1311)
+    A("results", 1310, 1),
     A("attrs", 0, 0),
     S("type_rule", "fixed"),
     B("pure", true),
@@ -1073,10 +1075,10 @@ constexpr Node kNodes[] = {
     S("name", "mem.buffer_load"),
     S("builder", "buffer_load"),
     S("summary", "Bounds-checked load at a byte offset; out of range reads zero."),
-    // [880] op[57].operands -> [1296, 1298)
-    A("operands", 1296, 2),
-    // [881] op[57].results -> [1298, 1299)
-    A("results", 1298, 1),
+    // [881] op[57].operands -> [1311, 1313)
+    A("operands", 1311, 2),
+    // [882] op[57].results -> [1313, 1314)
+    A("results", 1313, 1),
     A("attrs", 0, 0),
     S("type_rule", "explicit"),
     B("pure", false),
@@ -1089,8 +1091,8 @@ constexpr Node kNodes[] = {
     S("name", "mem.buffer_store"),
     S("builder", "buffer_store"),
     S("summary", "Bounds-checked store at a byte offset; out of range is dropped."),
-    // [894] op[58].operands -> [1299, 1302)
-    A("operands", 1299, 3),
+    // [895] op[58].operands -> [1314, 1317)
+    A("operands", 1314, 3),
     A("results", 0, 0),
     A("attrs", 0, 0),
     S("type_rule", "none"),
@@ -1105,10 +1107,10 @@ constexpr Node kNodes[] = {
     S("builder", "lds_alloc"),
     S("summary", "Static LDS allocation of count pointees; only at the top of the kernel body."),
     A("operands", 0, 0),
-    // [909] op[59].results -> [1302, 1303)
-    A("results", 1302, 1),
-    // [910] op[59].attrs -> [1303, 1305)
-    A("attrs", 1303, 2),
+    // [910] op[59].results -> [1317, 1318)
+    A("results", 1317, 1),
+    // [911] op[59].attrs -> [1318, 1320)
+    A("attrs", 1318, 2),
     S("type_rule", "explicit"),
     B("pure", false),
     B("convergent", false),
@@ -1120,12 +1122,12 @@ constexpr Node kNodes[] = {
     S("name", "mem.lds_load"),
     S("builder", "lds_load"),
     S("summary", "Load lanes consecutive pointees from LDS at ptr[index]."),
-    // [922] op[60].operands -> [1305, 1307)
-    A("operands", 1305, 2),
-    // [923] op[60].results -> [1307, 1308)
-    A("results", 1307, 1),
-    // [924] op[60].attrs -> [1308, 1310)
-    A("attrs", 1308, 2),
+    // [923] op[60].operands -> [1320, 1322)
+    A("operands", 1320, 2),
+    // [924] op[60].results -> [1322, 1323)
+    A("results", 1322, 1),
+    // [925] op[60].attrs -> [1323, 1325)
+    A("attrs", 1323, 2),
     S("type_rule", "load"),
     B("pure", false),
     B("convergent", false),
@@ -1137,25 +1139,25 @@ constexpr Node kNodes[] = {
     S("name", "mem.lds_store"),
     S("builder", "lds_store"),
     S("summary", "Store a pointee (or a vector of pointees) to LDS at ptr[index]."),
-    // [936] op[61].operands -> [1310, 1313)
-    A("operands", 1310, 3),
+    // [937] op[61].operands -> [1325, 1328)
+    A("operands", 1325, 3),
     A("results", 0, 0),
-    // [938] op[61].attrs -> [1313, 1314)
-    A("attrs", 1313, 1),
+    // [939] op[61].attrs -> [1328, 1329)
+    A("attrs", 1328, 1),
     S("type_rule", "none"),
     B("pure", false),
     B("convergent", false),
     S("feature", ""),
     S("arch_rule", ""),
-    // [944] op[61].checks -> [1314, 1315)
-    A("checks", 1314, 1),
+    // [945] op[61].checks -> [1329, 1330)
+    A("checks", 1329, 1),
     S("placement", "any"),
     A("regions", 0, 0),
     S("name", "mem.atomic_add_f32"),
     S("builder", "atomic_add_f32"),
     S("summary", "Atomic float add to global memory at ptr[index]; no result."),
-    // [950] op[62].operands -> [1315, 1318)
-    A("operands", 1315, 3),
+    // [951] op[62].operands -> [1330, 1333)
+    A("operands", 1330, 3),
     A("results", 0, 0),
     A("attrs", 0, 0),
     S("type_rule", "none"),
@@ -1169,12 +1171,12 @@ constexpr Node kNodes[] = {
     S("name", "xlane.ds_swizzle"),
     S("builder", "ds_swizzle"),
     S("summary", "ds_swizzle_b32 with the 16-bit offset pattern, as the ISA defines it."),
-    // [964] op[63].operands -> [1318, 1319)
-    A("operands", 1318, 1),
-    // [965] op[63].results -> [1319, 1320)
-    A("results", 1319, 1),
-    // [966] op[63].attrs -> [1320, 1321)
-    A("attrs", 1320, 1),
+    // [965] op[63].operands -> [1333, 1334)
+    A("operands", 1333, 1),
+    // [966] op[63].results -> [1334, 1335)
+    A("results", 1334, 1),
+    // [967] op[63].attrs -> [1335, 1336)
+    A("attrs", 1335, 1),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
     B("convergent", true),
@@ -1186,10 +1188,10 @@ constexpr Node kNodes[] = {
     S("name", "xlane.ds_bpermute"),
     S("builder", "ds_bpermute"),
     S("summary", "x of lane (addr / 4) mod wave_size (backward permute; addr in bytes)."),
-    // [978] op[64].operands -> [1321, 1323)
-    A("operands", 1321, 2),
-    // [979] op[64].results -> [1323, 1324)
-    A("results", 1323, 1),
+    // [979] op[64].operands -> [1336, 1338)
+    A("operands", 1336, 2),
+    // [980] op[64].results -> [1338, 1339)
+    A("results", 1338, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand1"),
     B("pure", true),
@@ -1202,10 +1204,10 @@ constexpr Node kNodes[] = {
     S("name", "xlane.readfirstlane"),
     S("builder", "readfirstlane"),
     S("summary", "x of the first active lane, uniform across the wave."),
-    // [992] op[65].operands -> [1324, 1325)
-    A("operands", 1324, 1),
-    // [993] op[65].results -> [1325, 1326)
-    A("results", 1325, 1),
+    // [993] op[65].operands -> [1339, 1340)
+    A("operands", 1339, 1),
+    // [994] op[65].results -> [1340, 1341)
+    A("results", 1340, 1),
     A("attrs", 0, 0),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
@@ -1218,12 +1220,12 @@ constexpr Node kNodes[] = {
     S("name", "xlane.shuffle_xor"),
     S("builder", "shuffle_xor"),
     S("summary", "x of lane lane_id ^ mask; mask must be below the wave size."),
-    // [1006] op[66].operands -> [1326, 1327)
-    A("operands", 1326, 1),
-    // [1007] op[66].results -> [1327, 1328)
-    A("results", 1327, 1),
-    // [1008] op[66].attrs -> [1328, 1329)
-    A("attrs", 1328, 1),
+    // [1007] op[66].operands -> [1341, 1342)
+    A("operands", 1341, 1),
+    // [1008] op[66].results -> [1342, 1343)
+    A("results", 1342, 1),
+    // [1009] op[66].attrs -> [1343, 1344)
+    A("attrs", 1343, 1),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
     B("convergent", true),
@@ -1246,13 +1248,27 @@ constexpr Node kNodes[] = {
     A("checks", 0, 0),
     S("placement", "any"),
     A("regions", 0, 0),
+    S("name", "sync.wave_lds_fence"),
+    S("builder", "wave_lds_fence"),
+    S("summary", "Orders the wave's LDS accesses before it against those after it (lanes of one wave exchange data through LDS)."),
+    A("operands", 0, 0),
+    A("results", 0, 0),
+    A("attrs", 0, 0),
+    S("type_rule", "none"),
+    B("pure", false),
+    B("convergent", false),
+    S("feature", ""),
+    S("arch_rule", ""),
+    A("checks", 0, 0),
+    S("placement", "any"),
+    A("regions", 0, 0),
     S("name", "sync.waitcnt"),
     S("builder", "waitcnt"),
     S("summary", "Wait until outstanding counters drop to the given values (-1: do not wait)."),
     A("operands", 0, 0),
     A("results", 0, 0),
-    // [1036] op[68].attrs -> [1329, 1331)
-    A("attrs", 1329, 2),
+    // [1051] op[69].attrs -> [1344, 1346)
+    A("attrs", 1344, 2),
     S("type_rule", "none"),
     B("pure", false),
     B("convergent", false),
@@ -1264,12 +1280,12 @@ constexpr Node kNodes[] = {
     S("name", "mma.mma"),
     S("builder", "mma"),
     S("summary", "Wave-level matrix multiply-accumulate D = A * B + C of catalog op op_id."),
-    // [1048] op[69].operands -> [1331, 1334)
-    A("operands", 1331, 3),
-    // [1049] op[69].results -> [1334, 1335)
-    A("results", 1334, 1),
-    // [1050] op[69].attrs -> [1335, 1336)
-    A("attrs", 1335, 1),
+    // [1063] op[70].operands -> [1346, 1349)
+    A("operands", 1346, 3),
+    // [1064] op[70].results -> [1349, 1350)
+    A("results", 1349, 1),
+    // [1065] op[70].attrs -> [1350, 1351)
+    A("attrs", 1350, 1),
     S("type_rule", "same_as_operand2"),
     B("pure", true),
     B("convergent", true),
@@ -1281,48 +1297,48 @@ constexpr Node kNodes[] = {
     S("name", "vec.extract"),
     S("builder", "extract"),
     S("summary", "Element index of a vector."),
-    // [1062] op[70].operands -> [1336, 1337)
-    A("operands", 1336, 1),
-    // [1063] op[70].results -> [1337, 1338)
-    A("results", 1337, 1),
-    // [1064] op[70].attrs -> [1338, 1339)
-    A("attrs", 1338, 1),
+    // [1077] op[71].operands -> [1351, 1352)
+    A("operands", 1351, 1),
+    // [1078] op[71].results -> [1352, 1353)
+    A("results", 1352, 1),
+    // [1079] op[71].attrs -> [1353, 1354)
+    A("attrs", 1353, 1),
     S("type_rule", "elem_of_operand0"),
     B("pure", true),
     B("convergent", false),
     S("feature", ""),
     S("arch_rule", ""),
-    // [1070] op[70].checks -> [1339, 1340)
-    A("checks", 1339, 1),
+    // [1085] op[71].checks -> [1354, 1355)
+    A("checks", 1354, 1),
     S("placement", "any"),
     A("regions", 0, 0),
     S("name", "vec.insert"),
     S("builder", "insert"),
     S("summary", "Vector v with element index replaced by x."),
-    // [1076] op[71].operands -> [1340, 1342)
-    A("operands", 1340, 2),
-    // [1077] op[71].results -> [1342, 1343)
-    A("results", 1342, 1),
-    // [1078] op[71].attrs -> [1343, 1344)
-    A("attrs", 1343, 1),
+    // [1091] op[72].operands -> [1355, 1357)
+    A("operands", 1355, 2),
+    // [1092] op[72].results -> [1357, 1358)
+    A("results", 1357, 1),
+    // [1093] op[72].attrs -> [1358, 1359)
+    A("attrs", 1358, 1),
     S("type_rule", "same_as_operand0"),
     B("pure", true),
     B("convergent", false),
     S("feature", ""),
     S("arch_rule", ""),
-    // [1084] op[71].checks -> [1344, 1346)
-    A("checks", 1344, 2),
+    // [1099] op[72].checks -> [1359, 1361)
+    A("checks", 1359, 2),
     S("placement", "any"),
     A("regions", 0, 0),
     S("name", "vec.splat"),
     S("builder", "splat"),
     S("summary", "Vector of lanes copies of x."),
-    // [1090] op[72].operands -> [1346, 1347)
-    A("operands", 1346, 1),
-    // [1091] op[72].results -> [1347, 1348)
-    A("results", 1347, 1),
-    // [1092] op[72].attrs -> [1348, 1349)
-    A("attrs", 1348, 1),
+    // [1105] op[73].operands -> [1361, 1362)
+    A("operands", 1361, 1),
+    // [1106] op[73].results -> [1362, 1363)
+    A("results", 1362, 1),
+    // [1107] op[73].attrs -> [1363, 1364)
+    A("attrs", 1363, 1),
     S("type_rule", "splat"),
     B("pure", true),
     B("convergent", false),
@@ -1334,10 +1350,10 @@ constexpr Node kNodes[] = {
     S("name", "vec.bitcast"),
     S("builder", "bitcast"),
     S("summary", "Reinterpret the bits of a scalar or vector as another of equal total width."),
-    // [1104] op[73].operands -> [1349, 1350)
-    A("operands", 1349, 1),
-    // [1105] op[73].results -> [1350, 1351)
-    A("results", 1350, 1),
+    // [1119] op[74].operands -> [1364, 1365)
+    A("operands", 1364, 1),
+    // [1120] op[74].results -> [1365, 1366)
+    A("results", 1365, 1),
     A("attrs", 0, 0),
     S("type_rule", "cast_same_bits"),
     B("pure", true),
@@ -1350,10 +1366,10 @@ constexpr Node kNodes[] = {
     S("name", "scf.for"),
     S("builder", "for_"),
     S("summary", "Loop iv = lb; iv < ub (signed); iv += step (step > 0), carrying iter values; results are the last."),
-    // [1118] op[74].operands -> [1351, 1355)
-    A("operands", 1351, 4),
-    // [1119] op[74].results -> [1355, 1356)
-    A("results", 1355, 1),
+    // [1133] op[75].operands -> [1366, 1370)
+    A("operands", 1366, 4),
+    // [1134] op[75].results -> [1370, 1371)
+    A("results", 1370, 1),
     A("attrs", 0, 0),
     S("type_rule", "iter_args"),
     B("pure", false),
@@ -1362,15 +1378,15 @@ constexpr Node kNodes[] = {
     S("arch_rule", ""),
     A("checks", 0, 0),
     S("placement", "any"),
-    // [1128] op[74].regions -> [1356, 1357)
-    A("regions", 1356, 1),
+    // [1143] op[75].regions -> [1371, 1372)
+    A("regions", 1371, 1),
     S("name", "scf.if"),
     S("builder", "if_"),
     S("summary", "Two-way branch; each region yields the op's results."),
-    // [1132] op[75].operands -> [1357, 1358)
-    A("operands", 1357, 1),
-    // [1133] op[75].results -> [1358, 1359)
-    A("results", 1358, 1),
+    // [1147] op[76].operands -> [1372, 1373)
+    A("operands", 1372, 1),
+    // [1148] op[76].results -> [1373, 1374)
+    A("results", 1373, 1),
     A("attrs", 0, 0),
     S("type_rule", "explicit"),
     B("pure", false),
@@ -1379,13 +1395,13 @@ constexpr Node kNodes[] = {
     S("arch_rule", ""),
     A("checks", 0, 0),
     S("placement", "any"),
-    // [1142] op[75].regions -> [1359, 1361)
-    A("regions", 1359, 2),
+    // [1157] op[76].regions -> [1374, 1376)
+    A("regions", 1374, 2),
     S("name", "scf.yield"),
     S("builder", ""),
     S("summary", "Terminates an scf region, passing its values to the enclosing op."),
-    // [1146] op[76].operands -> [1361, 1362)
-    A("operands", 1361, 1),
+    // [1161] op[77].operands -> [1376, 1377)
+    A("operands", 1376, 1),
     A("results", 0, 0),
     A("attrs", 0, 0),
     S("type_rule", "none"),
@@ -1396,411 +1412,411 @@ constexpr Node kNodes[] = {
     A("checks", 0, 0),
     S("placement", "terminator"),
     A("regions", 0, 0),
-    // [1157] op[0].results[0] -> [1362, 1364)
-    T("", 1362, 2),
-    // [1158] op[0].attrs[0] -> [1364, 1366)
-    T("", 1364, 2),
-    // [1159] op[1].operands[0] -> [1366, 1368)
-    T("", 1366, 2),
-    // [1160] op[1].operands[1] -> [1368, 1370)
-    T("", 1368, 2),
-    // [1161] op[1].results[0] -> [1370, 1372)
-    T("", 1370, 2),
-    // [1162] op[2].operands[0] -> [1372, 1374)
-    T("", 1372, 2),
-    // [1163] op[2].operands[1] -> [1374, 1376)
-    T("", 1374, 2),
-    // [1164] op[2].results[0] -> [1376, 1378)
-    T("", 1376, 2),
-    // [1165] op[3].operands[0] -> [1378, 1380)
-    T("", 1378, 2),
-    // [1166] op[3].operands[1] -> [1380, 1382)
-    T("", 1380, 2),
-    // [1167] op[3].results[0] -> [1382, 1384)
-    T("", 1382, 2),
-    // [1168] op[4].operands[0] -> [1384, 1386)
-    T("", 1384, 2),
-    // [1169] op[4].operands[1] -> [1386, 1388)
-    T("", 1386, 2),
-    // [1170] op[4].results[0] -> [1388, 1390)
-    T("", 1388, 2),
-    // [1171] op[5].operands[0] -> [1390, 1392)
-    T("", 1390, 2),
-    // [1172] op[5].operands[1] -> [1392, 1394)
-    T("", 1392, 2),
-    // [1173] op[5].results[0] -> [1394, 1396)
-    T("", 1394, 2),
-    // [1174] op[6].operands[0] -> [1396, 1398)
-    T("", 1396, 2),
-    // [1175] op[6].operands[1] -> [1398, 1400)
-    T("", 1398, 2),
-    // [1176] op[6].results[0] -> [1400, 1402)
-    T("", 1400, 2),
-    // [1177] op[7].operands[0] -> [1402, 1404)
-    T("", 1402, 2),
-    // [1178] op[7].operands[1] -> [1404, 1406)
-    T("", 1404, 2),
-    // [1179] op[7].results[0] -> [1406, 1408)
-    T("", 1406, 2),
-    // [1180] op[8].operands[0] -> [1408, 1410)
-    T("", 1408, 2),
-    // [1181] op[8].operands[1] -> [1410, 1412)
-    T("", 1410, 2),
-    // [1182] op[8].results[0] -> [1412, 1414)
-    T("", 1412, 2),
-    // [1183] op[9].operands[0] -> [1414, 1416)
-    T("", 1414, 2),
-    // [1184] op[9].operands[1] -> [1416, 1418)
-    T("", 1416, 2),
-    // [1185] op[9].results[0] -> [1418, 1420)
-    T("", 1418, 2),
-    // [1186] op[10].operands[0] -> [1420, 1422)
-    T("", 1420, 2),
-    // [1187] op[10].operands[1] -> [1422, 1424)
-    T("", 1422, 2),
-    // [1188] op[10].results[0] -> [1424, 1426)
-    T("", 1424, 2),
-    // [1189] op[11].operands[0] -> [1426, 1428)
-    T("", 1426, 2),
-    // [1190] op[11].operands[1] -> [1428, 1430)
-    T("", 1428, 2),
-    // [1191] op[11].results[0] -> [1430, 1432)
-    T("", 1430, 2),
-    // [1192] op[12].operands[0] -> [1432, 1434)
-    T("", 1432, 2),
-    // [1193] op[12].operands[1] -> [1434, 1436)
-    T("", 1434, 2),
-    // [1194] op[12].results[0] -> [1436, 1438)
-    T("", 1436, 2),
-    // [1195] op[13].operands[0] -> [1438, 1440)
-    T("", 1438, 2),
-    // [1196] op[13].operands[1] -> [1440, 1442)
-    T("", 1440, 2),
-    // [1197] op[13].results[0] -> [1442, 1444)
-    T("", 1442, 2),
-    // [1198] op[14].operands[0] -> [1444, 1446)
-    T("", 1444, 2),
-    // [1199] op[14].operands[1] -> [1446, 1448)
-    T("", 1446, 2),
-    // [1200] op[14].results[0] -> [1448, 1450)
-    T("", 1448, 2),
-    // [1201] op[15].operands[0] -> [1450, 1452)
-    T("", 1450, 2),
-    // [1202] op[15].operands[1] -> [1452, 1454)
-    T("", 1452, 2),
-    // [1203] op[15].results[0] -> [1454, 1456)
-    T("", 1454, 2),
-    // [1204] op[16].operands[0] -> [1456, 1458)
-    T("", 1456, 2),
-    // [1205] op[16].results[0] -> [1458, 1460)
-    T("", 1458, 2),
-    // [1206] op[17].operands[0] -> [1460, 1462)
-    T("", 1460, 2),
-    // [1207] op[17].operands[1] -> [1462, 1464)
-    T("", 1462, 2),
-    // [1208] op[17].results[0] -> [1464, 1466)
-    T("", 1464, 2),
-    // [1209] op[18].operands[0] -> [1466, 1468)
-    T("", 1466, 2),
-    // [1210] op[18].operands[1] -> [1468, 1470)
-    T("", 1468, 2),
-    // [1211] op[18].results[0] -> [1470, 1472)
-    T("", 1470, 2),
-    // [1212] op[19].operands[0] -> [1472, 1474)
-    T("", 1472, 2),
-    // [1213] op[19].operands[1] -> [1474, 1476)
-    T("", 1474, 2),
-    // [1214] op[19].results[0] -> [1476, 1478)
-    T("", 1476, 2),
-    // [1215] op[20].operands[0] -> [1478, 1480)
-    T("", 1478, 2),
-    // [1216] op[20].operands[1] -> [1480, 1482)
-    T("", 1480, 2),
-    // [1217] op[20].results[0] -> [1482, 1484)
-    T("", 1482, 2),
-    // [1218] op[21].operands[0] -> [1484, 1486)
-    T("", 1484, 2),
-    // [1219] op[21].operands[1] -> [1486, 1488)
-    T("", 1486, 2),
-    // [1220] op[21].results[0] -> [1488, 1490)
-    T("", 1488, 2),
-    // [1221] op[22].operands[0] -> [1490, 1492)
-    T("", 1490, 2),
-    // [1222] op[22].operands[1] -> [1492, 1494)
-    T("", 1492, 2),
-    // [1223] op[22].results[0] -> [1494, 1496)
-    T("", 1494, 2),
-    // [1224] op[23].operands[0] -> [1496, 1498)
-    T("", 1496, 2),
-    // [1225] op[23].operands[1] -> [1498, 1500)
-    T("", 1498, 2),
-    // [1226] op[23].operands[2] -> [1500, 1502)
-    T("", 1500, 2),
-    // [1227] op[23].results[0] -> [1502, 1504)
-    T("", 1502, 2),
-    // [1228] op[24].operands[0] -> [1504, 1506)
-    T("", 1504, 2),
-    // [1229] op[24].operands[1] -> [1506, 1508)
-    T("", 1506, 2),
-    // [1230] op[24].results[0] -> [1508, 1510)
-    T("", 1508, 2),
-    // [1231] op[24].attrs[0] -> [1510, 1513)
-    T("", 1510, 3),
-    // [1232] op[25].operands[0] -> [1513, 1515)
+    // [1172] op[0].results[0] -> [1377, 1379)
+    T("", 1377, 2),
+    // [1173] op[0].attrs[0] -> [1379, 1381)
+    T("", 1379, 2),
+    // [1174] op[1].operands[0] -> [1381, 1383)
+    T("", 1381, 2),
+    // [1175] op[1].operands[1] -> [1383, 1385)
+    T("", 1383, 2),
+    // [1176] op[1].results[0] -> [1385, 1387)
+    T("", 1385, 2),
+    // [1177] op[2].operands[0] -> [1387, 1389)
+    T("", 1387, 2),
+    // [1178] op[2].operands[1] -> [1389, 1391)
+    T("", 1389, 2),
+    // [1179] op[2].results[0] -> [1391, 1393)
+    T("", 1391, 2),
+    // [1180] op[3].operands[0] -> [1393, 1395)
+    T("", 1393, 2),
+    // [1181] op[3].operands[1] -> [1395, 1397)
+    T("", 1395, 2),
+    // [1182] op[3].results[0] -> [1397, 1399)
+    T("", 1397, 2),
+    // [1183] op[4].operands[0] -> [1399, 1401)
+    T("", 1399, 2),
+    // [1184] op[4].operands[1] -> [1401, 1403)
+    T("", 1401, 2),
+    // [1185] op[4].results[0] -> [1403, 1405)
+    T("", 1403, 2),
+    // [1186] op[5].operands[0] -> [1405, 1407)
+    T("", 1405, 2),
+    // [1187] op[5].operands[1] -> [1407, 1409)
+    T("", 1407, 2),
+    // [1188] op[5].results[0] -> [1409, 1411)
+    T("", 1409, 2),
+    // [1189] op[6].operands[0] -> [1411, 1413)
+    T("", 1411, 2),
+    // [1190] op[6].operands[1] -> [1413, 1415)
+    T("", 1413, 2),
+    // [1191] op[6].results[0] -> [1415, 1417)
+    T("", 1415, 2),
+    // [1192] op[7].operands[0] -> [1417, 1419)
+    T("", 1417, 2),
+    // [1193] op[7].operands[1] -> [1419, 1421)
+    T("", 1419, 2),
+    // [1194] op[7].results[0] -> [1421, 1423)
+    T("", 1421, 2),
+    // [1195] op[8].operands[0] -> [1423, 1425)
+    T("", 1423, 2),
+    // [1196] op[8].operands[1] -> [1425, 1427)
+    T("", 1425, 2),
+    // [1197] op[8].results[0] -> [1427, 1429)
+    T("", 1427, 2),
+    // [1198] op[9].operands[0] -> [1429, 1431)
+    T("", 1429, 2),
+    // [1199] op[9].operands[1] -> [1431, 1433)
+    T("", 1431, 2),
+    // [1200] op[9].results[0] -> [1433, 1435)
+    T("", 1433, 2),
+    // [1201] op[10].operands[0] -> [1435, 1437)
+    T("", 1435, 2),
+    // [1202] op[10].operands[1] -> [1437, 1439)
+    T("", 1437, 2),
+    // [1203] op[10].results[0] -> [1439, 1441)
+    T("", 1439, 2),
+    // [1204] op[11].operands[0] -> [1441, 1443)
+    T("", 1441, 2),
+    // [1205] op[11].operands[1] -> [1443, 1445)
+    T("", 1443, 2),
+    // [1206] op[11].results[0] -> [1445, 1447)
+    T("", 1445, 2),
+    // [1207] op[12].operands[0] -> [1447, 1449)
+    T("", 1447, 2),
+    // [1208] op[12].operands[1] -> [1449, 1451)
+    T("", 1449, 2),
+    // [1209] op[12].results[0] -> [1451, 1453)
+    T("", 1451, 2),
+    // [1210] op[13].operands[0] -> [1453, 1455)
+    T("", 1453, 2),
+    // [1211] op[13].operands[1] -> [1455, 1457)
+    T("", 1455, 2),
+    // [1212] op[13].results[0] -> [1457, 1459)
+    T("", 1457, 2),
+    // [1213] op[14].operands[0] -> [1459, 1461)
+    T("", 1459, 2),
+    // [1214] op[14].operands[1] -> [1461, 1463)
+    T("", 1461, 2),
+    // [1215] op[14].results[0] -> [1463, 1465)
+    T("", 1463, 2),
+    // [1216] op[15].operands[0] -> [1465, 1467)
+    T("", 1465, 2),
+    // [1217] op[15].operands[1] -> [1467, 1469)
+    T("", 1467, 2),
+    // [1218] op[15].results[0] -> [1469, 1471)
+    T("", 1469, 2),
+    // [1219] op[16].operands[0] -> [1471, 1473)
+    T("", 1471, 2),
+    // [1220] op[16].results[0] -> [1473, 1475)
+    T("", 1473, 2),
+    // [1221] op[17].operands[0] -> [1475, 1477)
+    T("", 1475, 2),
+    // [1222] op[17].operands[1] -> [1477, 1479)
+    T("", 1477, 2),
+    // [1223] op[17].results[0] -> [1479, 1481)
+    T("", 1479, 2),
+    // [1224] op[18].operands[0] -> [1481, 1483)
+    T("", 1481, 2),
+    // [1225] op[18].operands[1] -> [1483, 1485)
+    T("", 1483, 2),
+    // [1226] op[18].results[0] -> [1485, 1487)
+    T("", 1485, 2),
+    // [1227] op[19].operands[0] -> [1487, 1489)
+    T("", 1487, 2),
+    // [1228] op[19].operands[1] -> [1489, 1491)
+    T("", 1489, 2),
+    // [1229] op[19].results[0] -> [1491, 1493)
+    T("", 1491, 2),
+    // [1230] op[20].operands[0] -> [1493, 1495)
+    T("", 1493, 2),
+    // [1231] op[20].operands[1] -> [1495, 1497)
+    T("", 1495, 2),
+    // [1232] op[20].results[0] -> [1497, 1499)
+    T("", 1497, 2),
+    // [1233] op[21].operands[0] -> [1499, 1501)
+    T("", 1499, 2),
+    // [1234] op[21].operands[1] -> [1501, 1503)
+    T("", 1501, 2),
+    // [1235] op[21].results[0] -> [1503, 1505)
+    T("", 1503, 2),
+    // [1236] op[22].operands[0] -> [1505, 1507)
+    T("", 1505, 2),
+    // [1237] op[22].operands[1] -> [1507, 1509)
+    T("", 1507, 2),
+    // [1238] op[22].results[0] -> [1509, 1511)
+    T("", 1509, 2),
+    // [1239] op[23].operands[0] -> [1511, 1513)
+    T("", 1511, 2),
+    // [1240] op[23].operands[1] -> [1513, 1515)
     T("", 1513, 2),
-    // [1233] op[25].operands[1] -> [1515, 1517)
+    // [1241] op[23].operands[2] -> [1515, 1517)
     T("", 1515, 2),
-    // [1234] op[25].results[0] -> [1517, 1519)
+    // [1242] op[23].results[0] -> [1517, 1519)
     T("", 1517, 2),
-    // [1235] op[25].attrs[0] -> [1519, 1522)
-    T("", 1519, 3),
-    // [1236] op[26].operands[0] -> [1522, 1524)
-    T("", 1522, 2),
-    // [1237] op[26].operands[1] -> [1524, 1526)
-    T("", 1524, 2),
-    // [1238] op[26].operands[2] -> [1526, 1528)
-    T("", 1526, 2),
-    // [1239] op[26].results[0] -> [1528, 1530)
+    // [1243] op[24].operands[0] -> [1519, 1521)
+    T("", 1519, 2),
+    // [1244] op[24].operands[1] -> [1521, 1523)
+    T("", 1521, 2),
+    // [1245] op[24].results[0] -> [1523, 1525)
+    T("", 1523, 2),
+    // [1246] op[24].attrs[0] -> [1525, 1528)
+    T("", 1525, 3),
+    // [1247] op[25].operands[0] -> [1528, 1530)
     T("", 1528, 2),
-    // [1240] op[27].operands[0] -> [1530, 1532)
+    // [1248] op[25].operands[1] -> [1530, 1532)
     T("", 1530, 2),
-    // [1241] op[27].results[0] -> [1532, 1534)
+    // [1249] op[25].results[0] -> [1532, 1534)
     T("", 1532, 2),
-    // [1242] op[28].operands[0] -> [1534, 1536)
-    T("", 1534, 2),
-    // [1243] op[28].results[0] -> [1536, 1538)
-    T("", 1536, 2),
-    // [1244] op[29].operands[0] -> [1538, 1540)
-    T("", 1538, 2),
-    // [1245] op[29].results[0] -> [1540, 1542)
-    T("", 1540, 2),
-    // [1246] op[30].operands[0] -> [1542, 1544)
-    T("", 1542, 2),
-    // [1247] op[30].results[0] -> [1544, 1546)
-    T("", 1544, 2),
-    // [1248] op[31].operands[0] -> [1546, 1548)
-    T("", 1546, 2),
-    // [1249] op[31].results[0] -> [1548, 1550)
-    T("", 1548, 2),
-    // [1250] op[32].operands[0] -> [1550, 1552)
-    T("", 1550, 2),
-    // [1251] op[32].results[0] -> [1552, 1554)
-    T("", 1552, 2),
-    // [1252] op[33].operands[0] -> [1554, 1556)
-    T("", 1554, 2),
-    // [1253] op[33].results[0] -> [1556, 1558)
-    T("", 1556, 2),
-    // [1254] op[34].operands[0] -> [1558, 1560)
-    T("", 1558, 2),
-    // [1255] op[34].results[0] -> [1560, 1562)
-    T("", 1560, 2),
-    // [1256] op[35].operands[0] -> [1562, 1564)
-    T("", 1562, 2),
-    // [1257] op[35].results[0] -> [1564, 1566)
-    T("", 1564, 2),
-    // [1258] op[36].operands[0] -> [1566, 1568)
-    T("", 1566, 2),
-    // [1259] op[36].results[0] -> [1568, 1570)
-    T("", 1568, 2),
-    // [1260] op[37].operands[0] -> [1570, 1572)
-    T("", 1570, 2),
-    // [1261] op[37].results[0] -> [1572, 1574)
-    T("", 1572, 2),
-    // [1262] op[38].operands[0] -> [1574, 1576)
-    T("", 1574, 2),
-    // [1263] op[38].results[0] -> [1576, 1578)
-    T("", 1576, 2),
-    // [1264] op[39].operands[0] -> [1578, 1580)
-    T("", 1578, 2),
-    // [1265] op[39].results[0] -> [1580, 1582)
-    T("", 1580, 2),
-    // [1266] op[40].operands[0] -> [1582, 1584)
-    T("", 1582, 2),
-    // [1267] op[40].results[0] -> [1584, 1586)
-    T("", 1584, 2),
-    // [1268] op[41].results[0] -> [1586, 1588)
-    T("", 1586, 2),
-    // [1269] op[42].results[0] -> [1588, 1590)
-    T("", 1588, 2),
-    // [1270] op[43].results[0] -> [1590, 1592)
-    T("", 1590, 2),
-    // [1271] op[44].results[0] -> [1592, 1594)
-    T("", 1592, 2),
-    // [1272] op[45].results[0] -> [1594, 1596)
-    T("", 1594, 2),
-    // [1273] op[46].results[0] -> [1596, 1598)
-    T("", 1596, 2),
-    // [1274] op[47].results[0] -> [1598, 1600)
-    T("", 1598, 2),
-    // [1275] op[48].results[0] -> [1600, 1602)
-    T("", 1600, 2),
-    // [1276] op[49].results[0] -> [1602, 1604)
-    T("", 1602, 2),
-    // [1277] op[50].results[0] -> [1604, 1606)
-    T("", 1604, 2),
-    // [1278] op[51].results[0] -> [1606, 1608)
-    T("", 1606, 2),
-    // [1279] op[52].results[0] -> [1608, 1610)
-    T("", 1608, 2),
-    // [1280] op[53].operands[0] -> [1610, 1612)
-    T("", 1610, 2),
-    // [1281] op[53].operands[1] -> [1612, 1614)
-    T("", 1612, 2),
-    // [1282] op[53].results[0] -> [1614, 1616)
-    T("", 1614, 2),
-    // [1283] op[53].attrs[0] -> [1616, 1622)
-    T("", 1616, 6),
-    // [1284] op[53].attrs[1] -> [1622, 1627)
-    T("", 1622, 5),
-    // [1285] op[54].operands[0] -> [1627, 1629)
+    // [1250] op[25].attrs[0] -> [1534, 1537)
+    T("", 1534, 3),
+    // [1251] op[26].operands[0] -> [1537, 1539)
+    T("", 1537, 2),
+    // [1252] op[26].operands[1] -> [1539, 1541)
+    T("", 1539, 2),
+    // [1253] op[26].operands[2] -> [1541, 1543)
+    T("", 1541, 2),
+    // [1254] op[26].results[0] -> [1543, 1545)
+    T("", 1543, 2),
+    // [1255] op[27].operands[0] -> [1545, 1547)
+    T("", 1545, 2),
+    // [1256] op[27].results[0] -> [1547, 1549)
+    T("", 1547, 2),
+    // [1257] op[28].operands[0] -> [1549, 1551)
+    T("", 1549, 2),
+    // [1258] op[28].results[0] -> [1551, 1553)
+    T("", 1551, 2),
+    // [1259] op[29].operands[0] -> [1553, 1555)
+    T("", 1553, 2),
+    // [1260] op[29].results[0] -> [1555, 1557)
+    T("", 1555, 2),
+    // [1261] op[30].operands[0] -> [1557, 1559)
+    T("", 1557, 2),
+    // [1262] op[30].results[0] -> [1559, 1561)
+    T("", 1559, 2),
+    // [1263] op[31].operands[0] -> [1561, 1563)
+    T("", 1561, 2),
+    // [1264] op[31].results[0] -> [1563, 1565)
+    T("", 1563, 2),
+    // [1265] op[32].operands[0] -> [1565, 1567)
+    T("", 1565, 2),
+    // [1266] op[32].results[0] -> [1567, 1569)
+    T("", 1567, 2),
+    // [1267] op[33].operands[0] -> [1569, 1571)
+    T("", 1569, 2),
+    // [1268] op[33].results[0] -> [1571, 1573)
+    T("", 1571, 2),
+    // [1269] op[34].operands[0] -> [1573, 1575)
+    T("", 1573, 2),
+    // [1270] op[34].results[0] -> [1575, 1577)
+    T("", 1575, 2),
+    // [1271] op[35].operands[0] -> [1577, 1579)
+    T("", 1577, 2),
+    // [1272] op[35].results[0] -> [1579, 1581)
+    T("", 1579, 2),
+    // [1273] op[36].operands[0] -> [1581, 1583)
+    T("", 1581, 2),
+    // [1274] op[36].results[0] -> [1583, 1585)
+    T("", 1583, 2),
+    // [1275] op[37].operands[0] -> [1585, 1587)
+    T("", 1585, 2),
+    // [1276] op[37].results[0] -> [1587, 1589)
+    T("", 1587, 2),
+    // [1277] op[38].operands[0] -> [1589, 1591)
+    T("", 1589, 2),
+    // [1278] op[38].results[0] -> [1591, 1593)
+    T("", 1591, 2),
+    // [1279] op[39].operands[0] -> [1593, 1595)
+    T("", 1593, 2),
+    // [1280] op[39].results[0] -> [1595, 1597)
+    T("", 1595, 2),
+    // [1281] op[40].operands[0] -> [1597, 1599)
+    T("", 1597, 2),
+    // [1282] op[40].results[0] -> [1599, 1601)
+    T("", 1599, 2),
+    // [1283] op[41].results[0] -> [1601, 1603)
+    T("", 1601, 2),
+    // [1284] op[42].results[0] -> [1603, 1605)
+    T("", 1603, 2),
+    // [1285] op[43].results[0] -> [1605, 1607)
+    T("", 1605, 2),
+    // [1286] op[44].results[0] -> [1607, 1609)
+    T("", 1607, 2),
+    // [1287] op[45].results[0] -> [1609, 1611)
+    T("", 1609, 2),
+    // [1288] op[46].results[0] -> [1611, 1613)
+    T("", 1611, 2),
+    // [1289] op[47].results[0] -> [1613, 1615)
+    T("", 1613, 2),
+    // [1290] op[48].results[0] -> [1615, 1617)
+    T("", 1615, 2),
+    // [1291] op[49].results[0] -> [1617, 1619)
+    T("", 1617, 2),
+    // [1292] op[50].results[0] -> [1619, 1621)
+    T("", 1619, 2),
+    // [1293] op[51].results[0] -> [1621, 1623)
+    T("", 1621, 2),
+    // [1294] op[52].results[0] -> [1623, 1625)
+    T("", 1623, 2),
+    // [1295] op[53].operands[0] -> [1625, 1627)
+    T("", 1625, 2),
+    // [1296] op[53].operands[1] -> [1627, 1629)
     T("", 1627, 2),
-    // [1286] op[54].operands[1] -> [1629, 1631)
+    // [1297] op[53].results[0] -> [1629, 1631)
     T("", 1629, 2),
-    // [1287] op[54].operands[2] -> [1631, 1633)
-    T("", 1631, 2),
-    // [1288] op[54].attrs[0] -> [1633, 1639)
-    T("", 1633, 6),
+    // [1298] op[53].attrs[0] -> [1631, 1637)
+    T("", 1631, 6),
+    // [1299] op[53].attrs[1] -> [1637, 1642)
+    T("", 1637, 5),
+    // [1300] op[54].operands[0] -> [1642, 1644)
+    T("", 1642, 2),
+    // [1301] op[54].operands[1] -> [1644, 1646)
+    T("", 1644, 2),
+    // [1302] op[54].operands[2] -> [1646, 1648)
+    T("", 1646, 2),
+    // [1303] op[54].attrs[0] -> [1648, 1654)
+    T("", 1648, 6),
     S("", "store_value"),
-    // [1290] op[55].operands[0] -> [1639, 1641)
-    T("", 1639, 2),
-    // [1291] op[55].operands[1] -> [1641, 1643)
-    T("", 1641, 2),
-    // [1292] op[55].results[0] -> [1643, 1645)
-    T("", 1643, 2),
-    // [1293] op[56].operands[0] -> [1645, 1647)
-    T("", 1645, 2),
-    // [1294] op[56].operands[1] -> [1647, 1649)
-    T("", 1647, 2),
-    // [1295] op[56].results[0] -> [1649, 1651)
-    T("", 1649, 2),
-    // [1296] op[57].operands[0] -> [1651, 1653)
-    T("", 1651, 2),
-    // [1297] op[57].operands[1] -> [1653, 1655)
-    T("", 1653, 2),
-    // [1298] op[57].results[0] -> [1655, 1657)
-    T("", 1655, 2),
-    // [1299] op[58].operands[0] -> [1657, 1659)
-    T("", 1657, 2),
-    // [1300] op[58].operands[1] -> [1659, 1661)
-    T("", 1659, 2),
-    // [1301] op[58].operands[2] -> [1661, 1663)
-    T("", 1661, 2),
-    // [1302] op[59].results[0] -> [1663, 1665)
-    T("", 1663, 2),
-    // [1303] op[59].attrs[0] -> [1665, 1671)
-    T("", 1665, 6),
-    // [1304] op[59].attrs[1] -> [1671, 1675)
-    T("", 1671, 4),
-    // [1305] op[60].operands[0] -> [1675, 1677)
-    T("", 1675, 2),
-    // [1306] op[60].operands[1] -> [1677, 1679)
-    T("", 1677, 2),
-    // [1307] op[60].results[0] -> [1679, 1681)
-    T("", 1679, 2),
-    // [1308] op[60].attrs[0] -> [1681, 1687)
-    T("", 1681, 6),
-    // [1309] op[60].attrs[1] -> [1687, 1692)
-    T("", 1687, 5),
-    // [1310] op[61].operands[0] -> [1692, 1694)
+    // [1305] op[55].operands[0] -> [1654, 1656)
+    T("", 1654, 2),
+    // [1306] op[55].operands[1] -> [1656, 1658)
+    T("", 1656, 2),
+    // [1307] op[55].results[0] -> [1658, 1660)
+    T("", 1658, 2),
+    // [1308] op[56].operands[0] -> [1660, 1662)
+    T("", 1660, 2),
+    // [1309] op[56].operands[1] -> [1662, 1664)
+    T("", 1662, 2),
+    // [1310] op[56].results[0] -> [1664, 1666)
+    T("", 1664, 2),
+    // [1311] op[57].operands[0] -> [1666, 1668)
+    T("", 1666, 2),
+    // [1312] op[57].operands[1] -> [1668, 1670)
+    T("", 1668, 2),
+    // [1313] op[57].results[0] -> [1670, 1672)
+    T("", 1670, 2),
+    // [1314] op[58].operands[0] -> [1672, 1674)
+    T("", 1672, 2),
+    // [1315] op[58].operands[1] -> [1674, 1676)
+    T("", 1674, 2),
+    // [1316] op[58].operands[2] -> [1676, 1678)
+    T("", 1676, 2),
+    // [1317] op[59].results[0] -> [1678, 1680)
+    T("", 1678, 2),
+    // [1318] op[59].attrs[0] -> [1680, 1686)
+    T("", 1680, 6),
+    // [1319] op[59].attrs[1] -> [1686, 1690)
+    T("", 1686, 4),
+    // [1320] op[60].operands[0] -> [1690, 1692)
+    T("", 1690, 2),
+    // [1321] op[60].operands[1] -> [1692, 1694)
     T("", 1692, 2),
-    // [1311] op[61].operands[1] -> [1694, 1696)
+    // [1322] op[60].results[0] -> [1694, 1696)
     T("", 1694, 2),
-    // [1312] op[61].operands[2] -> [1696, 1698)
-    T("", 1696, 2),
-    // [1313] op[61].attrs[0] -> [1698, 1704)
-    T("", 1698, 6),
+    // [1323] op[60].attrs[0] -> [1696, 1702)
+    T("", 1696, 6),
+    // [1324] op[60].attrs[1] -> [1702, 1707)
+    T("", 1702, 5),
+    // [1325] op[61].operands[0] -> [1707, 1709)
+    T("", 1707, 2),
+    // [1326] op[61].operands[1] -> [1709, 1711)
+    T("", 1709, 2),
+    // [1327] op[61].operands[2] -> [1711, 1713)
+    T("", 1711, 2),
+    // [1328] op[61].attrs[0] -> [1713, 1719)
+    T("", 1713, 6),
     S("", "store_value"),
-    // [1315] op[62].operands[0] -> [1704, 1706)
-    T("", 1704, 2),
-    // [1316] op[62].operands[1] -> [1706, 1708)
-    T("", 1706, 2),
-    // [1317] op[62].operands[2] -> [1708, 1710)
-    T("", 1708, 2),
-    // [1318] op[63].operands[0] -> [1710, 1712)
-    T("", 1710, 2),
-    // [1319] op[63].results[0] -> [1712, 1714)
-    T("", 1712, 2),
-    // [1320] op[63].attrs[0] -> [1714, 1718)
-    T("", 1714, 4),
-    // [1321] op[64].operands[0] -> [1718, 1720)
-    T("", 1718, 2),
-    // [1322] op[64].operands[1] -> [1720, 1722)
-    T("", 1720, 2),
-    // [1323] op[64].results[0] -> [1722, 1724)
-    T("", 1722, 2),
-    // [1324] op[65].operands[0] -> [1724, 1726)
-    T("", 1724, 2),
-    // [1325] op[65].results[0] -> [1726, 1728)
-    T("", 1726, 2),
-    // [1326] op[66].operands[0] -> [1728, 1730)
-    T("", 1728, 2),
-    // [1327] op[66].results[0] -> [1730, 1732)
-    T("", 1730, 2),
-    // [1328] op[66].attrs[0] -> [1732, 1736)
-    T("", 1732, 4),
-    // [1329] op[68].attrs[0] -> [1736, 1741)
-    T("", 1736, 5),
-    // [1330] op[68].attrs[1] -> [1741, 1746)
-    T("", 1741, 5),
-    // [1331] op[69].operands[0] -> [1746, 1748)
-    T("", 1746, 2),
-    // [1332] op[69].operands[1] -> [1748, 1750)
-    T("", 1748, 2),
-    // [1333] op[69].operands[2] -> [1750, 1752)
-    T("", 1750, 2),
-    // [1334] op[69].results[0] -> [1752, 1754)
-    T("", 1752, 2),
-    // [1335] op[69].attrs[0] -> [1754, 1756)
-    T("", 1754, 2),
-    // [1336] op[70].operands[0] -> [1756, 1758)
-    T("", 1756, 2),
-    // [1337] op[70].results[0] -> [1758, 1760)
-    T("", 1758, 2),
-    // [1338] op[70].attrs[0] -> [1760, 1764)
-    T("", 1760, 4),
+    // [1330] op[62].operands[0] -> [1719, 1721)
+    T("", 1719, 2),
+    // [1331] op[62].operands[1] -> [1721, 1723)
+    T("", 1721, 2),
+    // [1332] op[62].operands[2] -> [1723, 1725)
+    T("", 1723, 2),
+    // [1333] op[63].operands[0] -> [1725, 1727)
+    T("", 1725, 2),
+    // [1334] op[63].results[0] -> [1727, 1729)
+    T("", 1727, 2),
+    // [1335] op[63].attrs[0] -> [1729, 1733)
+    T("", 1729, 4),
+    // [1336] op[64].operands[0] -> [1733, 1735)
+    T("", 1733, 2),
+    // [1337] op[64].operands[1] -> [1735, 1737)
+    T("", 1735, 2),
+    // [1338] op[64].results[0] -> [1737, 1739)
+    T("", 1737, 2),
+    // [1339] op[65].operands[0] -> [1739, 1741)
+    T("", 1739, 2),
+    // [1340] op[65].results[0] -> [1741, 1743)
+    T("", 1741, 2),
+    // [1341] op[66].operands[0] -> [1743, 1745)
+    T("", 1743, 2),
+    // [1342] op[66].results[0] -> [1745, 1747)
+    T("", 1745, 2),
+    // [1343] op[66].attrs[0] -> [1747, 1751)
+    T("", 1747, 4),
+    // [1344] op[69].attrs[0] -> [1751, 1756)
+    T("", 1751, 5),
+    // [1345] op[69].attrs[1] -> [1756, 1761)
+    T("", 1756, 5),
+    // [1346] op[70].operands[0] -> [1761, 1763)
+    T("", 1761, 2),
+    // [1347] op[70].operands[1] -> [1763, 1765)
+    T("", 1763, 2),
+    // [1348] op[70].operands[2] -> [1765, 1767)
+    T("", 1765, 2),
+    // [1349] op[70].results[0] -> [1767, 1769)
+    T("", 1767, 2),
+    // [1350] op[70].attrs[0] -> [1769, 1771)
+    T("", 1769, 2),
+    // [1351] op[71].operands[0] -> [1771, 1773)
+    T("", 1771, 2),
+    // [1352] op[71].results[0] -> [1773, 1775)
+    T("", 1773, 2),
+    // [1353] op[71].attrs[0] -> [1775, 1779)
+    T("", 1775, 4),
     S("", "vec_index"),
-    // [1340] op[71].operands[0] -> [1764, 1766)
-    T("", 1764, 2),
-    // [1341] op[71].operands[1] -> [1766, 1768)
-    T("", 1766, 2),
-    // [1342] op[71].results[0] -> [1768, 1770)
-    T("", 1768, 2),
-    // [1343] op[71].attrs[0] -> [1770, 1774)
-    T("", 1770, 4),
+    // [1355] op[72].operands[0] -> [1779, 1781)
+    T("", 1779, 2),
+    // [1356] op[72].operands[1] -> [1781, 1783)
+    T("", 1781, 2),
+    // [1357] op[72].results[0] -> [1783, 1785)
+    T("", 1783, 2),
+    // [1358] op[72].attrs[0] -> [1785, 1789)
+    T("", 1785, 4),
     S("", "insert_elem"),
     S("", "vec_index"),
-    // [1346] op[72].operands[0] -> [1774, 1776)
-    T("", 1774, 2),
-    // [1347] op[72].results[0] -> [1776, 1778)
-    T("", 1776, 2),
-    // [1348] op[72].attrs[0] -> [1778, 1782)
-    T("", 1778, 4),
-    // [1349] op[73].operands[0] -> [1782, 1784)
-    T("", 1782, 2),
-    // [1350] op[73].results[0] -> [1784, 1786)
-    T("", 1784, 2),
-    // [1351] op[74].operands[0] -> [1786, 1788)
-    T("", 1786, 2),
-    // [1352] op[74].operands[1] -> [1788, 1790)
-    T("", 1788, 2),
-    // [1353] op[74].operands[2] -> [1790, 1792)
-    T("", 1790, 2),
-    // [1354] op[74].operands[3] -> [1792, 1795)
-    T("", 1792, 3),
-    // [1355] op[74].results[0] -> [1795, 1798)
-    T("", 1795, 3),
-    // [1356] op[74].regions[0] -> [1798, 1801)
-    T("", 1798, 3),
-    // [1357] op[75].operands[0] -> [1801, 1803)
+    // [1361] op[73].operands[0] -> [1789, 1791)
+    T("", 1789, 2),
+    // [1362] op[73].results[0] -> [1791, 1793)
+    T("", 1791, 2),
+    // [1363] op[73].attrs[0] -> [1793, 1797)
+    T("", 1793, 4),
+    // [1364] op[74].operands[0] -> [1797, 1799)
+    T("", 1797, 2),
+    // [1365] op[74].results[0] -> [1799, 1801)
+    T("", 1799, 2),
+    // [1366] op[75].operands[0] -> [1801, 1803)
     T("", 1801, 2),
-    // [1358] op[75].results[0] -> [1803, 1806)
-    T("", 1803, 3),
-    // [1359] op[75].regions[0] -> [1806, 1809)
-    T("", 1806, 3),
-    // [1360] op[75].regions[1] -> [1809, 1812)
-    T("", 1809, 3),
-    // [1361] op[76].operands[0] -> [1812, 1815)
-    T("", 1812, 3),
+    // [1367] op[75].operands[1] -> [1803, 1805)
+    T("", 1803, 2),
+    // [1368] op[75].operands[2] -> [1805, 1807)
+    T("", 1805, 2),
+    // [1369] op[75].operands[3] -> [1807, 1810)
+    T("", 1807, 3),
+    // [1370] op[75].results[0] -> [1810, 1813)
+    T("", 1810, 3),
+    // [1371] op[75].regions[0] -> [1813, 1816)
+    T("", 1813, 3),
+    // [1372] op[76].operands[0] -> [1816, 1818)
+    T("", 1816, 2),
+    // [1373] op[76].results[0] -> [1818, 1821)
+    T("", 1818, 3),
+    // [1374] op[76].regions[0] -> [1821, 1824)
+    T("", 1821, 3),
+    // [1375] op[76].regions[1] -> [1824, 1827)
+    T("", 1824, 3),
+    // [1376] op[77].operands[0] -> [1827, 1830)
+    T("", 1827, 3),
     S("name", "result"),
     S("type", "int|float"),
     S("name", "value"),
@@ -1951,8 +1967,8 @@ constexpr Node kNodes[] = {
     S("type", "i1"),
     S("name", "pred"),
     S("type", "str"),
-    // [1512] op[24].attrs[0].enum -> [1815, 1825)
-    A("enum", 1815, 10),
+    // [1527] op[24].attrs[0].enum -> [1830, 1840)
+    A("enum", 1830, 10),
     S("name", "lhs"),
     S("type", "float"),
     S("name", "rhs"),
@@ -1961,8 +1977,8 @@ constexpr Node kNodes[] = {
     S("type", "i1"),
     S("name", "pred"),
     S("type", "str"),
-    // [1521] op[25].attrs[0].enum -> [1825, 1839)
-    A("enum", 1825, 14),
+    // [1536] op[25].attrs[0].enum -> [1840, 1854)
+    A("enum", 1840, 14),
     S("name", "cond"),
     S("type", "i1"),
     S("name", "a"),
