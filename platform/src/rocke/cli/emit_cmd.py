@@ -7,7 +7,7 @@ import sys
 
 from rocke.cli.common import UsageError, add_target_args
 from rocke.engine import lower
-from rocke.families import Family, get_family
+from rocke.families import Family, build_family, get_family
 from rocke.families.configs import family_configs
 from rocke.ir import print_kernel
 
@@ -39,7 +39,7 @@ def resolve_spec(family: Family, config: int | None, spec: str | None, arch: str
 def run(args: argparse.Namespace) -> int:
     family = get_family(args.family)
     spec = resolve_spec(family, args.config, args.spec, args.arch)
-    kernel = family.build(spec, args.arch)
+    kernel = build_family(family, spec, args.arch)
     if args.ir:
         sys.stdout.write(print_kernel(kernel))
         return 0
