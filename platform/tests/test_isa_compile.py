@@ -342,12 +342,15 @@ def test_resources_to_dict_is_json_ready(compiled):
         "agprs",
         "unified_vgprs",
         "sgprs",
+        "reserved_vgprs",
+        "reserved_sgprs",
         "scratch_bytes",
         "lds_bytes",
         "vgpr_spill",
         "sgpr_spill",
         "workgroup_size",
         "occupancy",
+        "counted_occupancy",
     ]
     assert json.loads(json.dumps(data)) == data
     assert isa.Resources(**data) == res

@@ -350,3 +350,28 @@ def test_resources_of_garbage_raise_only_parse_errors(noise):
     for text in (noise, ASM.replace("amdhsa.kernels:", noise), ASM.replace(".name:           gemm", noise)):
         with contextlib.suppress(isa.ResourceParseError):
             isa.resources(text, "gfx942")
+
+
+# --- reserved registers: the kernel descriptor ----------------------------------------------------------
+
+RESERVING = ASM.replace(
+    "\t\t.amdhsa_next_free_vgpr 104\n", "\t\t.amdhsa_next_free_vgpr 200\n\t\t.amdhsa_next_free_sgpr 90\n"
+).replace("\t.set gemm.num_agpr, 64\n", "\t.set gemm.num_agpr, 64\n\t.set gemm.numbered_sgpr, 14\n")
+
+
+def test_reserved_registers_come_from_the_descriptor():
+    counted = isa.resources(ASM, "gfx942")
+    assert (counted.reserved_vgprs, counted.reserved_sgprs) == (104, 20)  # no numbered_sgpr symbol: the count
+    assert counted.occupancy == counted.counted_occupancy
+    res = isa.resources(RESERVING, "gfx942")
+    assert (res.vgprs, res.agprs, res.unified_vgprs, res.sgprs) == (38, 64, 104, 20)  # counted: unchanged
+    assert res.reserved_vgprs == 200  # unified, split at .amdhsa_accum_offset 40
+    assert res.reserved_sgprs == 90 + 20 - 14  # the descriptor's SGPRs plus what LLVM adds to the count
+    # 200 reserved registers leave two waves of the 512-register file per SIMD; the 104 counted leave four.
+    assert (res.occupancy, res.counted_occupancy) == (2, 4)
+
+
+def test_a_descriptor_reserving_less_than_counted_is_refused():
+    asm = ASM.replace("\t\t.amdhsa_next_free_vgpr 104\n", "\t\t.amdhsa_next_free_vgpr 100\n")
+    with pytest.raises(isa.ResourceParseError, match="the descriptor reserves 100 VGPRs and 20 SGPRs, fewer than"):
+        isa.resources(asm, "gfx942")

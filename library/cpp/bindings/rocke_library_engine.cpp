@@ -85,4 +85,13 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       "KeyError for an unknown family.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::library::registry_with_library().names())); },
         "Families with a C++ builder in this module (platform's and library's), sorted.");
+  m.def(
+      "refusal_listing",
+      [](const std::string& name) {
+        const rocke::families::Family& family = rocke::library::registry_with_library().get(name);
+        if (family.refusals == nullptr) return std::vector<std::array<std::string, 3>>{};
+        return rocke::families::table_listing(*family.refusals);
+      },
+      py::arg("name"),
+      "(arch, digest, refusal message) of every row of the family's compiled resource-refusal table.");
 }

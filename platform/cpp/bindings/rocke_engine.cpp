@@ -9,10 +9,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "rocke/arch/errors.hpp"
 #include "rocke/arch/flavors.hpp"
@@ -424,4 +428,28 @@ PYBIND11_MODULE(rocke_engine, m) {
       "KeyError for an unknown family.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
         "Families with a C++ builder in this module, sorted.");
+  m.def(
+      "refusal_listing",
+      [](const std::string& name) {
+        const rocke::families::Family& family = rocke::families::registry().get(name);
+        if (family.refusals == nullptr) return std::vector<std::array<std::string, 3>>{};
+        return rocke::families::table_listing(*family.refusals);
+      },
+      py::arg("name"),
+      "(arch, digest, refusal message) of every row of the family's compiled resource-refusal table.");
+  m.def(
+      "refusal_message",
+      [](const std::string& family, const std::string& arch, const std::string& digest, const std::string& kv,
+         const std::vector<std::tuple<std::string, std::string, std::vector<std::int64_t>>>& measured) {
+        std::vector<rocke::families::Measured> parts;
+        for (const auto& [flavor, reason, figures] : measured) {
+          rocke::families::Measured m{flavor, reason, {}};
+          if (figures.size() != m.figures.size()) throw rocke::ValueError("refusal_message: wrong figure count");
+          std::copy(figures.begin(), figures.end(), m.figures.begin());
+          parts.push_back(m);
+        }
+        return rocke::families::refusal_message(family, rocke::families::RefusalRow{arch, digest, kv, parts});
+      },
+      py::arg("family"), py::arg("arch"), py::arg("digest"), py::arg("kv"), py::arg("measured"),
+      "Test hook: refusal_message of a row given as (flavor, reason, figures) parts.");
 }

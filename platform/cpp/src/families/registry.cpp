@@ -1,4 +1,4 @@
-// Python twin: rocke/families/registry.py (discover_families, get_family)
+// Python twin: rocke/families/registry.py (discover_families, build_family, get_family)
 #include "rocke/families/registry.hpp"
 
 #include "rocke/util/strings.hpp"
@@ -39,8 +39,13 @@ std::vector<std::string> FamilyRegistry::names() const {
   return out;
 }
 
+ir::KernelDef build_family(const Family& family, std::string_view kv, std::string_view arch) {
+  if (family.refusals != nullptr && family.normalize) check_resources(*family.refusals, family.normalize(kv), arch);
+  return family.build(kv, arch);
+}
+
 ir::KernelDef FamilyRegistry::build(std::string_view name, std::string_view kv, std::string_view arch) const {
-  return get(name).build(kv, arch);
+  return build_family(get(name), kv, arch);
 }
 
 FamilyRegistry& registry() {

@@ -12,7 +12,7 @@ Emission emit_config(const families::Family& family, const families::ConfigLine&
                      const std::vector<std::string>& flavors) {
   Emission out;
   try {
-    ir::KernelDef kernel = family.build(config.kv, config.arch);
+    ir::KernelDef kernel = families::build_family(family, config.kv, config.arch);
     std::vector<std::pair<std::string, std::string>> ll;
     for (const std::string& flavor : flavors) ll.emplace_back(flavor, lower::lower(kernel, config.arch, flavor));
     out.ir = ir::print_kernel(kernel);

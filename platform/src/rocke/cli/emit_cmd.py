@@ -13,7 +13,7 @@ import sys
 
 from rocke.cli.common import UsageError, add_target_args, config_arg
 from rocke.engine import EngineMismatchError, default_engine, first_difference, lower
-from rocke.families import Family, Spec, get_family
+from rocke.families import Family, Spec, build_family, get_family
 from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import Emission, emit_cpp, emit_python
 from rocke.ir import print_kernel
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--flavor is required unless --ir is given")
     engine = default_engine() if args.engine is None else args.engine
     if engine == "python":
-        kernel = family.build(family.spec.from_kv(kv), arch)
+        kernel = build_family(family, family.spec.from_kv(kv), arch)
         text = print_kernel(kernel) if args.ir else lower(kernel, arch=arch, flavor=args.flavor, engine=engine)
     else:
         out = emit_engines(family, kv, arch, () if args.ir else (args.flavor,), engine)

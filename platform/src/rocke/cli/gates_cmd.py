@@ -21,7 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--flavor", choices=FLAVORS, help="parity: restrict to one flavor")
     check.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes")
     check.add_argument("--shard", type=shard_arg, help="i/n: take every n-th config starting at i")
-    check.add_argument("--root", type=existing_dir("--root"), help="golden: read goldens from this source checkout")
+    check.add_argument("--root", type=existing_dir("--root"), help="golden, validity: read goldens / refusal tables "
+                       "from this source checkout (validity --write-refusals: write them there; default: cwd)")
+    check.add_argument("--write-refusals", action="store_true",
+                       help="validity: rewrite each family's resource-refusal table for the running flavor")
     check.add_argument("--quiet", action="store_true", help="no progress lines")
     check.set_defaults(run=run_check)
     blessp = sub.add_parser("bless", help="recompute and rewrite the goldens in a source checkout")
@@ -81,11 +84,16 @@ def run_check(args: argparse.Namespace) -> int:
         print(progress.timing_table())
         print(f"golden: {'FAILED (' + str(len(problems)) + ' problems)' if problems else 'ok'}")
         return 1 if problems else 0
-    rows, progress = run_validity(args.only, jobs=args.jobs, shard=args.shard, quiet=args.quiet)
+    if args.write_refusals and args.gate != "validity":
+        raise ValueError("--write-refusals applies to validity only")
+    rows, table_problems, progress = run_validity(args.only, jobs=args.jobs, shard=args.shard, quiet=args.quiet,
+                                                  write_refusals=args.write_refusals, root=args.root)
     print(format_rows(rows))
+    for problem in table_problems:
+        print(f"validity: {problem}")
     print(progress.timing_table())
-    bad = [r for r in rows if r.problem]
-    print(f"validity: {'FAILED (' + str(len(bad)) + ' problems)' if bad else 'ok'} ({len(rows)} kernels)")
+    bad = len([r for r in rows if r.problem]) + len(table_problems)
+    print(f"validity: {'FAILED (' + str(bad) + ' problems)' if bad else 'ok'} ({len(rows)} kernels)")
     return 1 if bad or not rows else 0
 
 

@@ -40,9 +40,15 @@ def compile_kernel(kernel: KernelDef, *, arch: str, flavor: str | None, engine: 
 
 
 def format_resources(res: Resources) -> str:
+    """Counted registers (what the code uses), reserved ones (what the kernel descriptor makes the
+    hardware allocate), and the occupancy from the reserved figures."""
     return (f"kernel {res.kernel}  arch {res.arch}  wave{res.wave_size}\n"
-            f"  vgprs {res.vgprs}  agprs {res.agprs}  sgprs {res.sgprs}  "
-            f"scratch {res.scratch_bytes} B  lds {res.lds_bytes} B  occupancy {res.occupancy} waves/SIMD")
+            f"  counted   vgprs {res.vgprs}  agprs {res.agprs}  (unified {res.unified_vgprs})  sgprs {res.sgprs}"
+            f"  occupancy {res.counted_occupancy}\n"
+            f"  reserved  vgprs {res.reserved_vgprs} (unified)  sgprs {res.reserved_sgprs}  (kernel descriptor)\n"
+            f"  scratch {res.scratch_bytes} B  lds {res.lds_bytes} B  "
+            f"spills {res.vgpr_spill} vgpr {res.sgpr_spill} sgpr"
+            f"  occupancy {res.occupancy} waves/SIMD (from the reserved registers)")
 
 
 def _kernel(args: argparse.Namespace) -> tuple[KernelDef, str]:
@@ -51,11 +57,11 @@ def _kernel(args: argparse.Namespace) -> tuple[KernelDef, str]:
             raise UsageError("--arch is required with FILE")
         return read_kernel(args.file), args.arch
     from rocke.cli.emit_cmd import resolve_spec
-    from rocke.families import get_family
+    from rocke.families import build_family, get_family
 
     family = get_family(args.file)
     spec, arch = resolve_spec(family, args.config, args.spec, args.arch)
-    return family.build(spec, arch), arch
+    return build_family(family, spec, arch), arch
 
 
 def run(args: argparse.Namespace) -> int:

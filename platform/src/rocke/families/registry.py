@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
+from rocke.families.refusals import check_resources, family_table
+
 ENTRY_POINT_GROUP = "rocke.families"
 
 
@@ -64,6 +66,15 @@ def discover_families() -> list[Family]:
                 )
             families[family.name] = family
     return [families[name] for name in sorted(families)]
+
+
+def build_family(family: Family, spec: Any, arch: str) -> Any:
+    """The family's kernel for spec on arch, as every engine entry point builds it (C++ twin:
+    FamilyRegistry::build): a spec the family's resource-refusal table lists is refused
+    (ResourceRefusal, a SpecError) before the builder runs; ``family.build`` is the bare builder."""
+    check_resources(family_table(family), spec, arch)
+    assert family.build is not None
+    return family.build(spec, arch)
 
 
 def get_family(name: str) -> Family:

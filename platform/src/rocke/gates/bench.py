@@ -24,6 +24,7 @@ from rocke.gates.runner import select_families
 from rocke.gates.validity import run_validity
 from rocke.ir import Builder, f32, parse_kernel, print_kernel, ptr
 from rocke.ir.adversarial import adversarial_inputs
+from rocke.isa import shippable
 from rocke.lower import lower
 
 
@@ -82,9 +83,11 @@ def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
 
 def kernel_resources(only: list[str] | None, *, jobs: int) -> list[dict[str, Any]]:
     """Per family and arch, at the running LLVM: occupancy spread, VGPR spread and spilling configs."""
-    rows, _ = run_validity(only, jobs=jobs, quiet=True)
+    rows, _, _ = run_validity(only, jobs=jobs, quiet=True)
     groups: dict[tuple[str, str], list] = {}
     for row in rows:
+        if row.refuse:
+            continue  # resource refusals are not shipped kernels
         if row.resources is None:
             raise BenchError(f"{row.family} [{row.key}]: {row.problem}")
         groups.setdefault((row.family, row.resources.arch), []).append(row.resources)
@@ -96,7 +99,7 @@ def kernel_resources(only: list[str] | None, *, jobs: int) -> list[dict[str, Any
                         "occupancy_min": occ[0], "occupancy_median": occ[len(occ) // 2], "occupancy_max": occ[-1],
                         "vgprs_max": vgprs[-1], "agprs_max": max(r.agprs for r in res),
                         "lds_max": max(r.lds_bytes for r in res),
-                        "spilling": sum(1 for r in res if r.scratch_bytes > 0)})
+                        "spilling": sum(1 for r in res if not shippable(r))})
     return summary
 
 

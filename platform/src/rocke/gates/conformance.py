@@ -23,7 +23,9 @@ missing C++ twin or extension module fails.
     config_verdicts(family)                    Python vs bindings vs native emitter, every config line
     assert_all_pass(verdicts)                  every verdict passes the parity gate's judge
 
-    validity_problems(families, flavor)        built configs that fail real LLVM or spill
+    compiled_configs(family, flavor)           every built config through real LLVM: (name, asm, resources)
+    validity_problems(compiled)                configs that fail real LLVM, are not shippable, or whose
+                                               occupancy is not the kernel descriptor's
 
     cpp_layout_problems(cpp_dir, package)      C++ files outside the folder of their Python twin's package
 
@@ -55,10 +57,11 @@ from typing import ClassVar
 from rocke import isa
 from rocke.arch import ARCH_NAMES, UnknownArchError, get_arch
 from rocke.families.configs import ConfigLine, family_configs
-from rocke.families.registry import Family
+from rocke.families.registry import Family, build_family
 from rocke.families.spec import Spec, SpecError
 from rocke.gates.emitters import emit_cpp, emit_native, emit_python
 from rocke.gates.parity import PASSING, judge
+from rocke.gates.validity import descriptor_problem
 from rocke.ir import canonicalize, parse_kernel, print_kernel, verify
 from rocke.lower import lower
 
@@ -82,7 +85,7 @@ def line_id(line: ConfigLine) -> str:
 def build_text(family: Family, kv: str, arch: str) -> str:
     """The IR text of the spec built for arch, or 'refused: MESSAGE'."""
     try:
-        kernel = family.build(family.spec.from_kv(kv), arch)  # type: ignore[misc, union-attr]
+        kernel = build_family(family, family.spec.from_kv(kv), arch)  # type: ignore[union-attr]
     except SpecError as exc:
         return f"refused: {exc}"
     return print_kernel(kernel)
@@ -207,7 +210,7 @@ def outcome(run: Callable[[], str]) -> tuple[str, str]:
 def same(family: Family, kv: str, arch: str) -> tuple[str, str]:
     """The common outcome of both engines for one spec; on a difference in built IR, the message names
     the first differing line."""
-    want = outcome(lambda: print_kernel(family.build(family.spec.from_kv(kv), arch)))  # type: ignore[misc, union-attr]
+    want = outcome(lambda: print_kernel(build_family(family, family.spec.from_kv(kv), arch)))  # type: ignore[union-attr]
     got = outcome(lambda: cpp_engine(family).build_family(family.name, kv, arch))
     if got != want and got[0] == want[0] == "ok":
         py_lines, cpp_lines = want[1].splitlines(), got[1].splitlines()
@@ -323,41 +326,54 @@ class ParityConformance:
 # -- real LLVM ------------------------------------------------------------------------------------------------------
 
 
-def validity_problems(families: Iterable[Family], flavor: str) -> list[str]:
-    """Every built config of the families, lowered for flavor, compiled by real LLVM (in child
-    processes): one line per config that fails to compile, uses scratch, spills or exceeds the arch's
-    LDS."""
+def compiled_configs(family: Family, flavor: str) -> list[tuple[str, str, isa.Resources | None]]:
+    """Every built config of the family, lowered for flavor and compiled by real LLVM (in child
+    processes): (config name, the assembly or the compile error's text, resources or None)."""
     jobs, names = [], []
-    for family in families:
-        for line in family_configs(family):
-            if line.refuse:
-                continue
-            kernel = family.build(family.spec.from_kv(line.kv), line.arch)  # type: ignore[misc, union-attr]
-            jobs.append(isa.CompileJob(lower(kernel, arch=line.arch, flavor=flavor), line.arch, "asm"))
-            names.append(f"{family.name}.cfg line {line.lineno} ({line.arch})")
-    problems = []
+    for line in family_configs(family):
+        if line.refuse:
+            continue
+        kernel = family.build(family.spec.from_kv(line.kv), line.arch)  # type: ignore[misc, union-attr]
+        jobs.append(isa.CompileJob(lower(kernel, arch=line.arch, flavor=flavor), line.arch, "asm"))
+        names.append(f"{family.name}.cfg line {line.lineno} ({line.arch})")
+    out: list[tuple[str, str, isa.Resources | None]] = []
     for name, job, result in zip(names, jobs, isa.compile_many(jobs, flavor), strict=True):
         if not result.ok:
-            problems.append(f"{name}: {result.error}")
+            out.append((name, f"{result.error}", None))
             continue
-        res = isa.resources(result.value, job.arch)
-        if res.scratch_bytes or res.vgpr_spill or res.sgpr_spill or res.lds_bytes > get_arch(job.arch).lds_bytes:
-            problems.append(f"{name}: {res}")
+        assert isinstance(result.value, str)
+        out.append((name, result.value, isa.resources(result.value, job.arch)))
+    return out
+
+
+def validity_problems(compiled: Iterable[tuple[str, str, isa.Resources | None]]) -> list[str]:
+    """One line per compiled config that failed to compile, is not shippable (rocke.isa.shippable: a
+    spill of any kind, scratch, LDS over capacity, occupancy 0) or whose occupancy is not the one
+    its kernel descriptor's reserved registers allow."""
+    problems = []
+    for name, asm, res in compiled:
+        if res is None:
+            problems.append(f"{name}: {asm}")
+        elif not isa.shippable(res):
+            problems.append(f"{name}: {isa.refusal_reason(res)}: {res}")
+        elif descriptor_problem(asm, res):
+            problems.append(f"{name}: {descriptor_problem(asm, res)}")
     return problems
 
 
 class ValidityConformance:
-    """The real-LLVM check of one family (subclass it in a module marked with the LLVM lanes)."""
+    """The real-LLVM check of one family (subclass it in a module marked with the LLVM lanes): every
+    built config is shippable and its occupancy is the one its kernel descriptor reserves."""
 
     family: Family
 
-    def test_every_built_config_compiles_without_scratch(self) -> None:
+    def test_every_built_config_is_shippable_at_its_descriptors_occupancy(self) -> None:
         import pytest
 
         flavor = isa.running_flavor()
         if flavor is None:
             pytest.skip("no rocKE flavor targets the running LLVM")
-        problems = validity_problems([self.family], flavor)
+        problems = validity_problems(compiled_configs(self.family, flavor))
         assert not problems, "\n".join(problems)
 
 
@@ -374,6 +390,7 @@ __all__ = [
     "check_round_trip",
     "check_spec_refusal",
     "check_unknown_arch_and_fault",
+    "compiled_configs",
     "config_verdicts",
     "cpp_engine",
     "line_id",

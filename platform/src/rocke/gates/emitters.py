@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rocke.engine import native_engine
-from rocke.families import Family, SpecError
+from rocke.families import Family, SpecError, build_family
 from rocke.families.configs import ConfigLine, config_path
 from rocke.gates.frames import FrameError, read_records
 from rocke.ir import print_kernel
@@ -37,10 +37,14 @@ class Emission:
         return "crash" if self.crash is not None else "refused" if self.refusal is not None else "built"
 
 
-def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
+def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS, *,
+                resource_table: bool = True) -> Emission:
+    """The Python engine's output for one config; ``resource_table=False`` skips the family's
+    resource-refusal table (the validity gate measures the specs that table refuses)."""
     try:
         spec = family.spec.from_kv(config.kv)
-        kernel = family.build(spec, config.arch)
+        kernel = (build_family(family, spec, config.arch) if resource_table
+                  else family.build(spec, config.arch))
         ll = {flavor: lower(kernel, arch=config.arch, flavor=flavor) for flavor in flavors}
     except (SpecError, LowerError) as exc:
         return Emission(refusal=str(exc))

@@ -5,7 +5,8 @@
   object, always in a spawned child process so an LLVM abort cannot take the
   caller down (it becomes :class:`LLVMAbortError`).
 * :func:`resources` reads VGPR/AGPR/SGPR, scratch, LDS and occupancy from the
-  assembly; :func:`link_hsaco` links an object into an HSACO with ``ld.lld``.
+  assembly; :func:`shippable` / :func:`refusal_reason` are the one rule on what may
+  ship; :func:`link_hsaco` links an object into an HSACO with ``ld.lld``.
 
 See platform/docs/toolchain.md.
 """
@@ -25,7 +26,14 @@ from rocke.isa.errors import (
 )
 from rocke.isa.hsaco import find_lld, link_hsaco
 from rocke.isa.llvm_module import ir_sha256
-from rocke.isa.resources import Resources, all_resources, resources
+from rocke.isa.resources import (
+    REFUSAL_REASONS,
+    Resources,
+    all_resources,
+    refusal_reason,
+    resources,
+    shippable,
+)
 from rocke.isa.toolchains import (
     FlavorToolchain,
     check_flavor,
@@ -41,6 +49,7 @@ from rocke.isa.verify import verify_ll
 __all__ = [
     "DEFAULT_TIMEOUT",
     "OUTPUTS",
+    "REFUSAL_REASONS",
     "CompileJob",
     "CompileResult",
     "CompilerChildError",
@@ -67,7 +76,9 @@ __all__ = [
     "llvm_major",
     "llvm_version",
     "llvmlite_version",
+    "refusal_reason",
     "resources",
     "running_flavor",
+    "shippable",
     "verify_ll",
 ]

@@ -10,6 +10,9 @@ Sources, per field (see platform/docs/toolchain.md):
 * ``.set <kernel>.num_vgpr`` (LLVM's resource symbols): the architectural
   VGPR count on CDNA, where the metadata's ``.vgpr_count`` is the unified
   VGPR+AGPR allocation.
+* ``.amdhsa_next_free_vgpr`` / ``.amdhsa_next_free_sgpr`` (kernel descriptor): the registers
+  the code object reserves, which the hardware allocates (COMPUTE_PGM_RSRC1). LLVM 22 often
+  reserves more than the kernel counts; occupancy is computed from the reserved figures.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 
-from rocke.arch import get_arch, occupancy
+from rocke.arch import fits_lds, get_arch, occupancy
 from rocke.isa.archs import check_arch, llvm_cpu
 from rocke.isa.errors import ResourceParseError
 from rocke.isa.metadata_yaml import parse_yaml
@@ -36,8 +39,17 @@ class Resources:
     registers (a registers, CDNA only) and ``unified_vgprs`` the per-lane
     VGPR allocation the hardware makes (equal to ``vgprs`` on RDNA; on CDNA
     ``vgprs`` rounded up to 4 plus ``agprs`` when AGPRs are used). ``sgprs``
-    counts the SGPRs LLVM reserves too (VCC, flat scratch, XNACK).
-    ``occupancy`` is waves per SIMD from ``rocke.arch.occupancy``.
+    counts the SGPRs LLVM reserves too (VCC, flat scratch, XNACK). These are the *counted*
+    registers (what the code uses, from the metadata and LLVM's resource symbols).
+
+    ``reserved_vgprs`` / ``reserved_sgprs`` are what the kernel descriptor reserves, what the
+    hardware allocates: ``.amdhsa_next_free_vgpr`` (unified VGPR+AGPR on CDNA; the split at
+    ``.amdhsa_accum_offset``) and ``.amdhsa_next_free_sgpr`` plus the SGPRs LLVM adds to the
+    counted ones (``sgprs`` minus the ``.set <kernel>.numbered_sgpr`` symbol). Without a
+    descriptor they equal the counted figures.
+
+    ``occupancy`` is waves per SIMD from ``rocke.arch.occupancy`` with the reserved figures;
+    ``counted_occupancy`` the same with the counted ones (never lower).
     """
 
     kernel: str
@@ -47,12 +59,15 @@ class Resources:
     agprs: int
     unified_vgprs: int
     sgprs: int
+    reserved_vgprs: int
+    reserved_sgprs: int
     scratch_bytes: int
     lds_bytes: int
     vgpr_spill: int
     sgpr_spill: int
     workgroup_size: int
     occupancy: int
+    counted_occupancy: int
 
     def to_dict(self) -> dict[str, str | int]:
         """Fields in declaration order, JSON-ready."""
@@ -173,6 +188,7 @@ def _resources_of(kernel: _Kernel, arch: str, desc: dict[str, str], symbols: dic
         vgprs = accum if agprs and accum is not None else unified
 
     sgprs = kernel.int(".sgpr_count")
+    reserved_vgprs, reserved_sgprs = _reserved(name, unified, sgprs, desc, symbols)
     workgroup_size = kernel.int(".max_flat_workgroup_size")
     if workgroup_size < 1:
         raise ResourceParseError(f"kernel {name}: metadata .max_flat_workgroup_size must be at least 1")
@@ -183,6 +199,12 @@ def _resources_of(kernel: _Kernel, arch: str, desc: dict[str, str], symbols: dic
             f"kernel {name}: compiled for wave{wave_size}, but rocke.arch models {arch} "
             f"in wave{target.wave_size}"
         )
+    lds_limit = {"lds_bytes": lds_bytes, "workgroup_size": workgroup_size}
+    accum = _plain_int(desc.get(".amdhsa_accum_offset"))
+    if target.unified_vgpr_file and accum is not None and reserved_vgprs > accum:
+        reserved_split = {"vgprs": accum, "agprs": reserved_vgprs - accum}
+    else:
+        reserved_split = {"vgprs": reserved_vgprs, "agprs": 0}
     return Resources(
         kernel=name,
         arch=arch,
@@ -191,15 +213,64 @@ def _resources_of(kernel: _Kernel, arch: str, desc: dict[str, str], symbols: dic
         agprs=agprs,
         unified_vgprs=unified,
         sgprs=sgprs,
+        reserved_vgprs=reserved_vgprs,
+        reserved_sgprs=reserved_sgprs,
         scratch_bytes=scratch_bytes,
         lds_bytes=lds_bytes,
         vgpr_spill=kernel.int(".vgpr_spill_count"),
         sgpr_spill=kernel.int(".sgpr_spill_count"),
         workgroup_size=workgroup_size,
-        occupancy=occupancy(
-            target, vgprs=vgprs, agprs=agprs, sgprs=sgprs, lds_bytes=lds_bytes, workgroup_size=workgroup_size
-        ),
+        occupancy=occupancy(target, **reserved_split, sgprs=reserved_sgprs, **lds_limit),
+        counted_occupancy=occupancy(target, vgprs=vgprs, agprs=agprs, sgprs=sgprs, **lds_limit),
     )
+
+
+def _reserved(name: str, unified: int, sgprs: int, desc: dict[str, str], symbols: dict[str, str]
+              ) -> tuple[int, int]:
+    """(reserved VGPRs, reserved SGPRs) from the kernel descriptor; the counted ones without it."""
+    next_vgpr = _plain_int(desc.get(".amdhsa_next_free_vgpr"))
+    next_sgpr = _plain_int(desc.get(".amdhsa_next_free_sgpr"))
+    numbered = _plain_int(symbols.get(f"{name}.numbered_sgpr"))
+    reserved_vgprs = unified if next_vgpr is None else next_vgpr
+    reserved_sgprs = sgprs
+    if next_sgpr is not None and numbered is not None and numbered <= sgprs:
+        reserved_sgprs = next_sgpr + sgprs - numbered
+    if reserved_vgprs < unified or reserved_sgprs < sgprs:
+        raise ResourceParseError(
+            f"kernel {name}: the descriptor reserves {reserved_vgprs} VGPRs and {reserved_sgprs} SGPRs, "
+            f"fewer than the {unified} and {sgprs} the metadata counts"
+        )
+    return reserved_vgprs, reserved_sgprs
+
+
+#: Why a compiled kernel cannot ship, in the order :func:`refusal_reason` checks them; the first
+#: that applies is the reason (the resource-refusal tables and the validity gate name it).
+REFUSAL_REASONS: tuple[str, ...] = ("spills", "scratch", "lds_over_capacity", "occupancy_zero")
+
+
+def refusal_reason(res: Resources) -> str | None:
+    """Why ``res`` cannot ship, or None when it can (the one "shippable resources" rule).
+
+    ``spills``: LLVM spilled VGPRs or SGPRs (to scratch or, for SGPRs, to VGPR lanes);
+    ``scratch``: scratch memory without a spill count (a private array or stack);
+    ``lds_over_capacity``: more LDS than one workgroup may allocate on the arch;
+    ``occupancy_zero``: the kernel cannot be resident at all (``Resources.occupancy``).
+    """
+    if res.vgpr_spill > 0 or res.sgpr_spill > 0:
+        return "spills"
+    if res.scratch_bytes > 0:
+        return "scratch"
+    if not fits_lds(res.arch, res.lds_bytes):
+        return "lds_over_capacity"
+    if res.occupancy == 0:
+        return "occupancy_zero"
+    return None
+
+
+def shippable(res: Resources) -> bool:
+    """Whether a compiled kernel may ship: no spill of any kind, no scratch, LDS within the arch's
+    capacity and occupancy above 0 (:func:`refusal_reason` says which rule fails)."""
+    return refusal_reason(res) is None
 
 
 def all_resources(asm_text: str, arch: str) -> tuple[Resources, ...]:

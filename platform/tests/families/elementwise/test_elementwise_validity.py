@@ -1,5 +1,5 @@
 """Every built elementwise config, lowered for the running LLVM's flavor, compiles with real LLVM (in child
-processes) without scratch or spills and within the arch's LDS."""
+processes) into a shippable kernel (rocke.isa.shippable) at the occupancy its kernel descriptor reserves."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from rocke.families.elementwise.family import FAMILY
 from rocke.gates import conformance as kit
 
-pytestmark = pytest.mark.validity
+pytestmark = [pytest.mark.validity, pytest.mark.validity_llvm20]  # each lane checks its own flavor
 
 
 class TestElementwiseValidity(kit.ValidityConformance):

@@ -1,6 +1,6 @@
 """Every built img2col config, lowered for the running LLVM's flavor, compiles with real LLVM (in child
-processes) without scratch or spills and within the arch's LDS. Runs in both LLVM lanes, each with its
-own flavor."""
+processes) into a shippable kernel (rocke.isa.shippable) at the occupancy its kernel descriptor
+reserves. Runs in both LLVM lanes, each with its own flavor."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "rocke/errors.hpp"
+#include "rocke/families/refusals.hpp"
 #include "rocke/ir/core.hpp"
 
 namespace rocke::families {
@@ -42,7 +43,15 @@ struct Family {
   std::vector<SpecField> fields;  // the spec's fields; empty skips the config reader's canonical-form check
   Builder build;
   Normalizer normalize;        // optional; the config reader checks must-build lines with it
+  // The family's resource-refusal table (generated from <name>.refusals.json); nullptr: none.
+  // Checked only with a normalizer (the table is keyed by the canonical kv's digest).
+  const RefusalTable* refusals = nullptr;
 };
+
+// The family's kernel as every engine entry point builds it (Python twin: build_family): a spec
+// its refusal table lists is refused (ValueError, refusal_message) before the builder runs;
+// family.build is the bare builder.
+ir::KernelDef build_family(const Family& family, std::string_view kv, std::string_view arch);
 
 // An unknown family name. A KeyError (not a ValueError: it is no refusal).
 class UnknownFamilyError : public KeyError {
@@ -60,7 +69,7 @@ class FamilyRegistry {
   const Family& get(std::string_view name) const;
   // Registered names, sorted.
   std::vector<std::string> names() const;
-  // get(name).build(kv, arch)
+  // build_family(get(name), kv, arch)
   ir::KernelDef build(std::string_view name, std::string_view kv, std::string_view arch) const;
 
  private:

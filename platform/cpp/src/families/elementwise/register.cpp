@@ -12,6 +12,7 @@ void register_family(FamilyRegistry& registry) {
       .fields = ElementwiseSpec::field_types(),
       .build = [](std::string_view kv, std::string_view arch) { return build_kv(kv, arch); },
       .normalize = [](std::string_view kv) { return ElementwiseSpec::from_kv(kv).to_kv(); },
+      .refusals = &kRefusals,
   });
 }
 

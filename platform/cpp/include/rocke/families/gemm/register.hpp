@@ -6,8 +6,12 @@
 
 namespace rocke::families::gemm {
 
+// The family's resource-refusal table, generated from gemm.refusals.json
+// (gemm_refusals_json.cpp beside this family's sources).
+extern const RefusalTable kRefusals;
+
 // Add "gemm" (owner "rocke"): its spec fields, build_kv as the builder, and
-// GemmSpec::from_kv(kv).to_kv() as the normalizer.
+// GemmSpec::from_kv(kv).to_kv() as the normalizer, kRefusals as its refusal table.
 void register_family(FamilyRegistry& registry);
 
 }  // namespace rocke::families::gemm

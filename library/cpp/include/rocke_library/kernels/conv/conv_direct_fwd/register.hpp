@@ -6,8 +6,12 @@
 
 namespace rocke::library::kernels::conv::conv_direct_fwd {
 
+// The family's resource-refusal table, generated from conv_direct_fwd.refusals.json
+// (conv_direct_fwd_refusals_json.cpp beside this family's sources, by library/tools/gen_cpp_tables.py).
+extern const families::RefusalTable kRefusals;
+
 // Add "conv_direct_fwd" (owner "rocke-library"): its spec fields, build_kv as the builder, and
-// ConvDirectFwdSpec::from_kv(kv).to_kv() as the normalizer.
+// ConvDirectFwdSpec::from_kv(kv).to_kv() as the normalizer, kRefusals as its refusal table.
 void register_family(families::FamilyRegistry& registry);
 
 }  // namespace rocke::library::kernels::conv::conv_direct_fwd
