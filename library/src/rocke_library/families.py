@@ -11,6 +11,7 @@ config of its config file; the others are defined here but not registered yet.
 from __future__ import annotations
 
 from rocke.families import Family
+from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
 from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
@@ -19,7 +20,7 @@ SHIPPED: tuple[str, ...] = ("conv_direct_fwd", "img2col")  # their C++ twins pas
 
 def defined() -> list[Family]:
     """Every family library defines, shipped or not, sorted by name."""
-    return [CONV_DIRECT_FWD, IMG2COL]
+    return [ATTENTION_FWD, CONV_DIRECT_FWD, IMG2COL]
 
 
 def provide() -> list[Family]:

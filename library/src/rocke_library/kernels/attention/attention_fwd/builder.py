@@ -102,13 +102,16 @@ def _load_q(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value
     d_lane = emit_lane_part(b, plan.q_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.q_col.lane_part, lane)
     pieces = runs(plan.q_row.slot_offsets, MAX_ACCESS_ELEMS)
+    oks, lines = [], []
+    for rep in range(plan.q_reps):
+        row = b.add(add_i32(b, row0, rep * op.n), q_lane, name="q_row")
+        oks.append(b.cmpi("slt", row, seqlen_q))
+        lines.append(b.add(b.mul(row, stride_s), d_lane))
     frags: list[list[Value]] = []
     for step in range(plan.qk_steps):
         row_frags = []
         for rep in range(plan.q_reps):
-            row = b.add(add_i32(b, row0, rep * op.n), q_lane, name="q_row")
-            ok = b.cmpi("slt", row, seqlen_q)
-            line = b.add(b.mul(row, stride_s), d_lane)
+            ok, line = oks[rep], lines[rep]
             frag = b.splat(b.const(0.0, elem), op.b.length)
             for first, count in pieces:
                 index = add_i32(b, line, step * op.k + plan.q_row.slot_offsets[first])

@@ -12,8 +12,8 @@ INPUT_DTYPES = ("f16", "bf16")
 HEAD_DIMS = (32, 64, 128)
 MASKS = ("none", "causal_tl", "causal_br")
 SEQ_MODES = ("batched", "varlen")
-MAX_WAVES = 16
-MAX_BLOCK_M = 256
+MAX_WAVES = 32
+MAX_BLOCK_M = 512
 MAX_BLOCK_N = 256
 MAX_LDS_PAD = 64
 
