@@ -124,3 +124,15 @@ def test_config_file_coverage() -> None:
     for line in refusals:
         with pytest.raises(SpecError):
             build(AttentionFwdSpec.from_kv(line.kv), line.arch)
+
+
+def test_library_defines_attention_fwd() -> None:
+    from rocke.families.configs import family_configs
+    from rocke_library import families as library_families
+
+    family = {f.name: f for f in library_families.defined()}["attention_fwd"]
+    assert family.owner == "rocke-library" and family.package == "rocke_library"
+    assert family.cpp_engine == "rocke_library_engine" and family.native_emitter == "rocke-library-emit"
+    assert family.spec is AttentionFwdSpec
+    assert None not in (family.build, family.launch, family.reference, family.numerics)
+    assert family_configs(family)

@@ -207,14 +207,11 @@ std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_ld
   Value* zero = f32_const(b, 0.0, op.c.length, "s_acc");
   std::vector<Values> accs(at(plan.key_reps), Values(at(plan.q_reps), zero));
   for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
-    Values kfrags;
-    for (Value* base : k_bases) {
-      kfrags.push_back(helpers::load_fragment(b, k_lds, base, plan.k_frag, step * op.k, elem, {}, "k_frag"));
-    }
     for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+      Value* kfrag = helpers::load_fragment(b, k_lds, k_bases[at(rk)], plan.k_frag, step * op.k, elem, {}, "k_frag");
       for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
         Value*& acc = accs[at(rk)][at(rq)];
-        acc = b.mma(op.id, kfrags[at(rk)], qfrags[at(step)][at(rq)], acc, "s");
+        acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
       }
     }
   }
@@ -440,14 +437,12 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     }
     std::vector<Values> pfrags = p_operands(b, plan, probs, p_lds, p_bases, elem);
     for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
-      Values vfrags;
-      for (Value* base : v_bases) {
-        vfrags.push_back(helpers::load_fragment(b, v_lds, base, plan.v_frag, step * op.k, elem, {}, "vt_frag"));
-      }
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+        Value* vfrag =
+            helpers::load_fragment(b, v_lds, v_bases[at(rd)], plan.v_frag, step * op.k, elem, {}, "vt_frag");
         for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
           Value*& acc = o_accs[at(rd)][at(rq)];
-          acc = b.mma(op.id, vfrags[at(rd)], pfrags[at(step)][at(rq)], acc, "o_acc");
+          acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
         }
       }
     }

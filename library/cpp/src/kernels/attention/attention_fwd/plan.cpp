@@ -73,6 +73,14 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
     spec.fail("block_n", cat("the LDS tiles (", path, ") need ", str(lds_bytes), " bytes, over the ",
                              str(target.lds_bytes), " bytes of ", target.name));
   }
+  std::int64_t q_reps = spec.wave_rows() / op.n;
+  std::int64_t held = (spec.head_dim / op.m + key_reps) * q_reps * op.c.length +
+                      (spec.head_dim / op.k) * q_reps * ((op.b.length * esize + 3) / 4);
+  if (held > MAX_HELD_VGPRS) {
+    spec.fail("block_n", cat("the key loop holds ", str(held),
+                             " VGPRs per lane (O and S^T accumulators, Q^T fragments), over the budget of ",
+                             str(MAX_HELD_VGPRS)));
+  }
   std::optional<std::vector<std::int64_t>> group = common::column_group(op);
   std::optional<helpers::FragmentPlan> k_frag = helpers::plan_fragment(op, "a", true, k_tile.stride());
   std::optional<helpers::FragmentPlan> v_frag = helpers::plan_fragment(op, "a", true, v_tile.stride());
@@ -93,7 +101,7 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
   }
   return AttentionPlan{.op = &op,
                        .threads = threads,
-                       .q_reps = spec.wave_rows() / op.n,
+                       .q_reps = q_reps,
                        .key_reps = key_reps,
                        .d_reps = spec.head_dim / op.m,
                        .qk_steps = spec.head_dim / op.k,

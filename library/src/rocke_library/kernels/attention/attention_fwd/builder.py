@@ -171,11 +171,10 @@ def _scores(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Valu
     zero = f32_const(b, 0.0, op.c.length, name="s_acc")
     accs = [[zero] * plan.q_reps for _ in range(plan.key_reps)]
     for step in range(plan.qk_steps):
-        kfrags = [load_fragment(b, k_lds, base, plan.k_frag, step * op.k, elem, [], name="k_frag")
-                  for base in k_bases]
         for rk in range(plan.key_reps):
+            kfrag = load_fragment(b, k_lds, k_bases[rk], plan.k_frag, step * op.k, elem, [], name="k_frag")
             for rq in range(plan.q_reps):
-                accs[rk][rq] = b.mma(op.id, kfrags[rk], qfrags[step][rq], accs[rk][rq], name="s")
+                accs[rk][rq] = b.mma(op.id, kfrag, qfrags[step][rq], accs[rk][rq], name="s")
     return accs
 
 
@@ -319,11 +318,10 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
                 o_accs[rd][rq] = b.mul(o_accs[rd][rq], alpha_v, name="o_acc")
         pfrags = _p_operands(b, spec, plan, probs, p_lds, p_bases, elem)
         for step in range(plan.pv_steps):
-            vfrags = [load_fragment(b, v_lds, base, plan.v_frag, step * op.k, elem, [], name="vt_frag")
-                      for base in v_bases]
             for rd in range(plan.d_reps):
+                vfrag = load_fragment(b, v_lds, v_bases[rd], plan.v_frag, step * op.k, elem, [], name="vt_frag")
                 for rq in range(plan.q_reps):
-                    o_accs[rd][rq] = b.mma(op.id, vfrags[rd], pfrags[step][rq], o_accs[rd][rq], name="o_acc")
+                    o_accs[rd][rq] = b.mma(op.id, vfrag, pfrags[step][rq], o_accs[rd][rq], name="o_acc")
         b.barrier()
         return [acc for accs in o_accs for acc in accs] + ms + ls
 

@@ -31,6 +31,11 @@ from .spec import AttentionFwdSpec
 
 MAX_LDS_ALLOC_ELEMS = 65536  # mem.lds_alloc count limit
 MAX_ACCESS_ELEMS = 8  # 16 bytes of f16 / bf16: the widest buffer access
+# VGPRs per lane the key loop may hold across iterations (O and S^T accumulators, Q^T fragments).
+# Calibrated with LLVM 20 and 22: past it the loop spills on the tightest target (gfx1100 wave32,
+# whose replicated WMMA operands double the fragment registers); the rest of the 256 go to the
+# scores, probabilities and fragments in flight.
+MAX_HELD_VGPRS = 140
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,12 @@ def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
         path = "K, V^T and P" if p_tile is not None else "K and V^T"
         spec.fail("block_n", f"the LDS tiles ({path}) need {lds_bytes} bytes, over the {target.lds_bytes} bytes "
                              f"of {target.name}")
+    q_reps = spec.wave_rows // op.n
+    held = ((spec.head_dim // op.m + key_reps) * q_reps * op.c.length
+            + (spec.head_dim // op.k) * q_reps * -(-op.b.length * esize // 4))
+    if held > MAX_HELD_VGPRS:
+        spec.fail("block_n", f"the key loop holds {held} VGPRs per lane (O and S^T accumulators, Q^T fragments), "
+                             f"over the budget of {MAX_HELD_VGPRS}")
     group = column_group(op)
     k_frag = plan_fragment(op, "a", True, k_tile.stride)
     v_frag = plan_fragment(op, "a", True, v_tile.stride)
@@ -119,6 +130,6 @@ def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
                            "the slot, or a formula that is not lane/slot separable)")
     assert k_frag is not None and v_frag is not None and group is not None
     assert c_row is not None and c_col is not None and q_row is not None and q_col is not None
-    return AttentionPlan(op, threads, spec.wave_rows // op.n, key_reps, spec.head_dim // op.m,
+    return AttentionPlan(op, threads, q_reps, key_reps, spec.head_dim // op.m,
                          spec.head_dim // op.k, spec.block_n // op.k, k_tile, v_tile, p_tile, copy, k_frag, v_frag,
                          p_store, p_load, chain, q_row, q_col, c_row, c_col, group, lds_bytes)

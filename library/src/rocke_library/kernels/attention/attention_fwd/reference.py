@@ -43,17 +43,16 @@ def attend(mask: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float)
     seen = visible(mask, s_q, s_k)
     for h in range(h_q):
         kh, vh = k[:, h // group, :], v[:, h // group, :]
-        scores = scale * (q[:, h, :] @ kh.T)
-        for i in range(s_q):
-            cols = np.flatnonzero(seen[i])
-            if cols.size == 0:
-                continue
-            row = scores[i, cols]
-            top = row.max()
-            weights = np.exp(row - top)
-            total = weights.sum()
-            lse[h, i] = top + np.log(total)
-            out[i, h, :] = (weights / total) @ vh[cols, :]
+        scores = np.where(seen, scale * (q[:, h, :] @ kh.T), -np.inf)  # [s_q, s_k]
+        live = seen.any(axis=1)
+        if not live.any():
+            continue
+        rows = scores[live]
+        top = rows.max(axis=1, keepdims=True)
+        weights = np.exp(rows - top)  # exp(-inf) = 0 for the masked keys
+        total = weights.sum(axis=1, keepdims=True)
+        lse[h, live] = (top + np.log(total))[:, 0]
+        out[live, h, :] = (weights / total) @ vh
     return out, lse
 
 
