@@ -15,7 +15,8 @@ from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTEN
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
 from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
-SHIPPED: tuple[str, ...] = ("conv_direct_fwd", "img2col")  # their C++ twins pass parity on every config
+# Their C++ twins pass parity on every config.
+SHIPPED: tuple[str, ...] = ("attention_fwd", "conv_direct_fwd", "img2col")
 
 
 def defined() -> list[Family]:
