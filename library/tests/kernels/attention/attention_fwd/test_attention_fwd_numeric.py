@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from attention_cases import configs
 
-from rocke.families.configs import ConfigLine
+from rocke.families.configs import ConfigLine, family_configs
 from rocke_library.kernels.attention.attention_fwd import AttentionFwdSpec, attend
+from rocke_library.kernels.attention.attention_fwd.family import FAMILY
 from rocke_library.kernels.attention.attention_fwd.numerics import Case, edge_case, run_case
 
 pytestmark = pytest.mark.numeric
 
-CONFIGS = [line for line in configs("attention_fwd") if not line.refuse]
+CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 
 SPECS = {
     "gfx942": "block_m=32 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_16x16x16_f16 "

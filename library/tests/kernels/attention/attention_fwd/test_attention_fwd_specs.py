@@ -7,14 +7,19 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from attention_cases import ATTN, configs, with_changes
 
 from rocke.arch import get_arch
+from rocke.families.configs import family_configs
 from rocke.families.launch import LaunchError
-from rocke.families.spec import SpecError
+from rocke.gates import conformance as kit
+from rocke.gates.conformance import with_changes
 from rocke_library.kernels.attention.attention_fwd import AttentionFwdSpec, build, launch, plan_attention
+from rocke_library.kernels.attention.attention_fwd.family import FAMILY
 
-ATTN_REFUSALS = [
+BASE = ATTN = ("block_m=64 block_n=64 dtype=f16 head_dim=64 lds_pad=8 mask=none op_id=mfma_f32_32x32x8_f16 "
+               "seq_mode=batched waves=2")
+
+SPEC_REFUSALS = [
     ({"dtype": "f32"}, "attention_fwd: dtype=f32: must be one of f16, bf16"),
     ({"head_dim": 96}, "attention_fwd: head_dim=96: must be one of 32, 64, 128"),
     ({"mask": "sliding"}, "attention_fwd: mask=sliding: must be one of none, causal_tl, causal_br"),
@@ -28,7 +33,6 @@ ATTN_REFUSALS = [
                       "(mfma_f32_32x32x8_f16)"),
     ({"block_n": 48}, "attention_fwd: block_n=48: must be a multiple of atom m = 32 and atom k = 8 "
                       "(mfma_f32_32x32x8_f16)"),
-    ({"head_dim": 32, "op_id": "mfma_f32_32x32x16_f16"}, None),  # valid spec (refused on gfx942 by the arch)
     ({"lds_pad": 65}, "attention_fwd: lds_pad=65: must be in 0..64"),
 ]
 
@@ -41,34 +45,37 @@ def test_kv_round_trip_and_frozen() -> None:
         spec.waves = 4  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(("changes", "message"), ATTN_REFUSALS)
-def test_spec_rules(changes: dict, message: str | None) -> None:
-    if message is None:
-        AttentionFwdSpec.from_kv(with_changes(ATTN, **changes))
-        return
-    with pytest.raises(SpecError) as info:
-        AttentionFwdSpec.from_kv(with_changes(ATTN, **changes))
-    assert str(info.value) == message
-
-
-@pytest.mark.parametrize(("arch", "changes", "message"), [
-    ("gfx942", {"op_id": "mfma_f32_32x32x16_f16"},
+GFX11 = {"op_id": "wmma_f32_16x16x16_f16_gfx11", "waves": 4}
+ARCH_REFUSALS = [
+    ({"op_id": "mfma_f32_32x32x16_f16"}, "gfx942",
      "attention_fwd: op_id=mfma_f32_32x32x16_f16: is not available on gfx942 (it runs on gfx950)"),
-    ("gfx942", {"block_m": 512, "op_id": "mfma_f32_16x16x16_f16", "waves": 32},
+    ({"block_m": 512, "op_id": "mfma_f32_16x16x16_f16", "waves": 32}, "gfx942",
      "attention_fwd: waves=32: 32 waves of 64 lanes exceed the 1024-thread workgroup limit of gfx942"),
-    ("gfx942", {"block_n": 256, "head_dim": 128},
+    ({"block_n": 256, "head_dim": 128}, "gfx942",
      "attention_fwd: block_n=256: the LDS tiles (K and V^T) need 137216 bytes, over the 65536 bytes of gfx942"),
-    ("gfx942", {"block_m": 32, "block_n": 32, "head_dim": 32, "op_id": "mfma_f32_16x16x16_f16", "waves": 1},
-     None),
-])
-def test_arch_rules(arch: str, changes: dict, message: str | None) -> None:
-    spec = AttentionFwdSpec.from_kv(with_changes(ATTN, **changes))
-    if message is None:
-        build(spec, arch)
-        return
-    with pytest.raises(SpecError) as info:
-        build(spec, arch)
-    assert str(info.value) == message
+    ({**GFX11, "block_n": 128, "head_dim": 128}, "gfx1100",
+     "attention_fwd: block_n=128: the LDS tiles (K, V^T and P) need 87040 bytes, over the 65536 bytes of gfx1100"),
+    ({**GFX11, "block_n": 32, "head_dim": 128}, "gfx1100",
+     "attention_fwd: block_n=32: the key loop holds 144 VGPRs per lane (O and S^T accumulators, Q^T fragments), "
+     "over the budget of 140"),
+]
+
+
+class TestAttentionFwdSpecs(kit.SpecConformance):
+    family, base = FAMILY, BASE
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
+    fine_on = None  # the atoms are arch-specific: a refused spec has no other arch to build on
+
+
+def test_rules_run_in_order_and_report_the_first_failure() -> None:
+    kit.check_spec_refusal(AttentionFwdSpec, with_changes(BASE, head_dim=96, waves=0, lds_pad=70),
+                           "attention_fwd: head_dim=96: must be one of 32, 64, 128")
+
+
+def test_a_shape_the_arch_refuses_builds_where_it_fits() -> None:
+    build(AttentionFwdSpec.from_kv(with_changes(ATTN, block_n=32, head_dim=128)), "gfx942")
+    build(AttentionFwdSpec.from_kv(with_changes(ATTN, block_m=32, block_n=32, head_dim=32,
+                                                op_id="mfma_f32_16x16x16_f16", waves=1)), "gfx942")
 
 
 @pytest.mark.parametrize(("arch", "op_id", "registers"), [
@@ -111,7 +118,7 @@ def test_launch_contract_batched_and_varlen() -> None:
 
 
 def test_config_file_coverage() -> None:
-    lines = configs("attention_fwd")
+    lines = family_configs(FAMILY)
     built = [(line.arch, AttentionFwdSpec.from_kv(line.kv)) for line in lines if not line.refuse]
     for arch in ("gfx942", "gfx950", "gfx1100", "gfx1201"):
         mine = [spec for a, spec in built if a == arch]
@@ -120,18 +127,18 @@ def test_config_file_coverage() -> None:
         assert {(s.mask, s.seq_mode) for s in mine} == {
             (m, q) for m in ("none", "causal_tl", "causal_br") for q in ("batched", "varlen")}
     refusals = [line for line in lines if line.refuse]
-    assert len(refusals) >= 5
-    for line in refusals:
-        with pytest.raises(SpecError):
-            build(AttentionFwdSpec.from_kv(line.kv), line.arch)
+    texts = [kit.build_text(FAMILY, line.kv, line.arch) for line in refusals]
+    for rule in ("head_dim=96: must be one of", "must be a multiple of atom m", "over the 65536 bytes",
+                 "VGPRs per lane", "is not available on", "-thread workgroup limit"):
+        assert any(rule in text for text in texts), rule
 
 
 def test_library_defines_attention_fwd() -> None:
-    from rocke.families.configs import family_configs
     from rocke_library import families as library_families
 
     family = {f.name: f for f in library_families.defined()}["attention_fwd"]
-    assert family.owner == "rocke-library" and family.package == "rocke_library"
+    assert family is FAMILY and "attention_fwd" in library_families.SHIPPED
+    assert family.owner == "rocke-library" and family.package == "rocke_library.kernels.attention.attention_fwd"
     assert family.cpp_engine == "rocke_library_engine" and family.native_emitter == "rocke-library-emit"
     assert family.spec is AttentionFwdSpec
     assert None not in (family.build, family.launch, family.reference, family.numerics)
