@@ -3,21 +3,14 @@
 // reader) and its normalizer (Spec.from_kv(kv).to_kv()), in name order like defined().
 #include "rocke_library/families.hpp"
 
-#include "rocke_library/kernels/attention/attention_fwd/builder.hpp"
-#include "rocke_library/kernels/attention/attention_fwd/spec.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
 #include "rocke_library/kernels/conv/img2col/register.hpp"
 
 namespace rocke::library {
 
 void register_library_families(families::FamilyRegistry& registry) {
-  registry.add(families::Family{
-      .name = "attention_fwd",
-      .owner = "rocke-library",
-      .fields = attention::attention_fwd::AttentionFwdSpec::field_types(),
-      .build = [](std::string_view kv, std::string_view arch) { return attention::attention_fwd::build_kv(kv, arch); },
-      .normalize = [](std::string_view kv) { return attention::attention_fwd::AttentionFwdSpec::from_kv(kv).to_kv(); },
-  });
+  kernels::attention::attention_fwd::register_family(registry);
   kernels::conv::conv_direct_fwd::register_family(registry);
   kernels::conv::img2col::register_family(registry);
 }

@@ -22,7 +22,7 @@
 #include "rocke_library/kernels/attention/common/softmax.hpp"
 #include "rocke_library/kernels/attention/common/work.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 namespace {
 
@@ -476,4 +476,4 @@ ir::KernelDef build_kv(std::string_view kv, std::string_view arch) {
   return build(AttentionFwdSpec::from_kv(kv), arch);
 }
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

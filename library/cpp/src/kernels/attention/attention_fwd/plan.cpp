@@ -5,7 +5,7 @@
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/attention/common/softmax.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 namespace {
 
@@ -123,4 +123,4 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
                        .lds_bytes = lds_bytes};
 }
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

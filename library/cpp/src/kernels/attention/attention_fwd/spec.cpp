@@ -5,7 +5,7 @@
 
 #include "rocke/util/strings.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 using families::Field;
 using S = AttentionFwdSpec;
@@ -63,4 +63,4 @@ void S::check() const {
   if (lds_pad < 0 || lds_pad > MAX_LDS_PAD) fail("lds_pad", cat("must be in 0..", to_string(MAX_LDS_PAD)));
 }
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

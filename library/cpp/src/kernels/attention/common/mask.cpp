@@ -3,7 +3,7 @@
 
 #include "rocke/helpers/index.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 using helpers::add_i32;
 using helpers::const_i32;
@@ -39,4 +39,4 @@ Value* key_blocks(ir::Builder& b, std::string_view mask, Value* q0, std::int64_t
   return helpers::ceil_div_i32(b, kv_end, block_n, "key_blocks");
 }
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common

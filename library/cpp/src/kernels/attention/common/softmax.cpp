@@ -7,7 +7,7 @@
 #include "rocke/helpers/fmath.hpp"
 #include "rocke/helpers/reduce.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 using helpers::f32_const;
 using ir::Value;
@@ -101,4 +101,4 @@ std::pair<Value*, Value*> finalize(ir::Builder& b, Value* m, Value* l_part, cons
   return {inv, b.select(seen, lse, neg_inf, "lse")};
 }
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common

@@ -6,7 +6,7 @@
 #include "rocke/helpers/buffers.hpp"
 #include "rocke/helpers/index.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 using helpers::add_i32;
 using helpers::const_i32;
@@ -55,4 +55,4 @@ std::pair<Value*, Value*> seq_view(ir::Builder& b, Value* base, Value* batch_off
   return {row0, helpers::buffer_rsrc(b, row0, elems, esize, name + "_rsrc")};
 }
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common

@@ -15,7 +15,7 @@
 #include "rocke/ir/builder.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/spec.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 inline constexpr std::array<std::string_view, 4> TENSORS = {"q", "k", "v", "o"};
 
@@ -25,4 +25,4 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch);
 // The family registry's entry: AttentionFwdSpec::from_kv(kv), then build(spec, arch).
 ir::KernelDef build_kv(std::string_view kv, std::string_view arch);
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

@@ -21,7 +21,7 @@
 #include "rocke/helpers/tiles.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/spec.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
 inline constexpr std::int64_t MAX_ACCESS_ELEMS = 8;  // 16 bytes of f16 / bf16: the widest buffer access
@@ -60,4 +60,4 @@ std::vector<std::pair<std::int64_t, std::int64_t>> runs(const std::vector<std::i
 // The plan, or SpecError for a spec the arch refuses.
 AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarget& target);
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

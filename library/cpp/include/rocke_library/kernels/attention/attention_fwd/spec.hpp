@@ -12,7 +12,7 @@
 #include "rocke/arch/mma.hpp"
 #include "rocke/families/spec.hpp"
 
-namespace rocke::library::attention::attention_fwd {
+namespace rocke::library::kernels::attention::attention_fwd {
 
 inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
 inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
@@ -50,4 +50,4 @@ struct AttentionFwdSpec : families::Spec<AttentionFwdSpec> {
   std::int64_t wave_rows() const { return block_m / waves; }
 };
 
-}  // namespace rocke::library::attention::attention_fwd
+}  // namespace rocke::library::kernels::attention::attention_fwd

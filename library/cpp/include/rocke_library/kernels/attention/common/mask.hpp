@@ -9,7 +9,7 @@
 
 #include "rocke/ir/builder.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 inline constexpr std::array<std::string_view, 3> MASK_KINDS = {"none", "causal_tl", "causal_br"};
 
@@ -22,4 +22,4 @@ ir::Value* visible_limit(ir::Builder& b, std::string_view mask, ir::Value* row, 
 ir::Value* key_blocks(ir::Builder& b, std::string_view mask, ir::Value* q0, std::int64_t block_m,
                       std::int64_t block_n, ir::Value* seqlen_q, ir::Value* seqlen_k);
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common

@@ -13,7 +13,7 @@
 #include "rocke/arch/mma.hpp"
 #include "rocke/ir/builder.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 inline constexpr double LOG2E = 1.4426950408889634;  // log2(e)
 inline constexpr double LN2 = 0.6931471805599453;    // ln(2)
@@ -42,4 +42,4 @@ Update online_update(ir::Builder& b, const ir::Values& scores, ir::Value* m_old,
 std::pair<ir::Value*, ir::Value*> finalize(ir::Builder& b, ir::Value* m, ir::Value* l_part,
                                            const std::vector<std::int64_t>& masks);
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common

@@ -16,7 +16,7 @@
 
 #include "rocke/ir/builder.hpp"
 
-namespace rocke::library::attention::common {
+namespace rocke::library::kernels::attention::common {
 
 inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
 
@@ -45,4 +45,4 @@ std::pair<ir::Value*, ir::Value*> seq_view(ir::Builder& b, ir::Value* base, ir::
                                            ir::Value* stride_h, ir::Value* seqlen, std::int64_t head_dim,
                                            std::int64_t esize, const std::string& name);
 
-}  // namespace rocke::library::attention::common
+}  // namespace rocke::library::kernels::attention::common
