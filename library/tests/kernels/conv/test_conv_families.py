@@ -16,7 +16,7 @@ NAMES = ("conv_direct_fwd", "img2col")
 
 
 def test_library_defines_the_conv_families() -> None:
-    defined = library_families.defined()
+    defined = [family for family in library_families.defined() if family.name in NAMES]
     assert tuple(family.name for family in defined) == NAMES
     for family in defined:
         assert family.owner == "rocke-library"

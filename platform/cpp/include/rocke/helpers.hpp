@@ -13,10 +13,12 @@
 //     lds       padded, multi-stage LDS tiles
 //     layout    MMA layout formulas split into an IR lane part and constant slot offsets
 //     mma_frag  MMA fragment plans, vector LDS fragment loads and stores
+//     chain     chained MMAs: C fragments re-laid as the next MMA's A or B operand in registers
 //     reduce    wave (shuffle-xor) and workgroup (LDS) reductions
 #pragma once
 
 #include "rocke/helpers/buffers.hpp"
+#include "rocke/helpers/chain.hpp"
 #include "rocke/helpers/dtypes.hpp"
 #include "rocke/helpers/fmath.hpp"
 #include "rocke/helpers/index.hpp"

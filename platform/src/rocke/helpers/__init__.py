@@ -11,6 +11,7 @@ code, so a C++ twin mirrors it function for function:
     lds       padded, multi-stage LDS tiles
     layout    MMA layout formulas split into an IR lane part and constant slot offsets
     mma_frag  MMA fragment plans, vector LDS fragment loads and stores
+    chain     chained MMAs: C fragments re-laid as the next MMA's A or B operand in registers
     reduce    wave (shuffle-xor) and workgroup (LDS) reductions
 """
 
@@ -23,6 +24,7 @@ from .buffers import (
     store_guarded,
     valid_if,
 )
+from .chain import CHAIN_OPERANDS, ChainPlan, chain_fragment, plan_chain
 from .dtypes import FLOAT_DTYPES, elem_bytes, ir_type, vector_type
 from .fmath import f32_const, from_f32, gelu_tanh, relu, silu, to_f32
 from .index import (
@@ -53,11 +55,13 @@ from .reduce import REDUCE_KINDS, block_reduce, combine, wave_reduce
 from .tiles import VEC_CHOICES, TileSplit, split_tile, tile_access
 
 __all__ = [
+    "CHAIN_OPERANDS",
     "FLOAT_DTYPES",
     "LDS_ALIGN",
     "OOB_OFFSET",
     "REDUCE_KINDS",
     "VEC_CHOICES",
+    "ChainPlan",
     "FragmentPlan",
     "FragmentRun",
     "PaddedTile",
@@ -69,6 +73,7 @@ __all__ = [
     "buffer_rsrc",
     "ceil_div",
     "ceil_div_i32",
+    "chain_fragment",
     "combine",
     "const_i32",
     "divu_i32",
@@ -87,6 +92,7 @@ __all__ = [
     "masked_bytes",
     "masked_offset",
     "mul_i32",
+    "plan_chain",
     "plan_fragment",
     "pow2_factor",
     "relu",

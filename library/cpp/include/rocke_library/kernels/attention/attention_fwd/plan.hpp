@@ -1,0 +1,63 @@
+// rocKE library: host-time plan of an attention_fwd kernel on one arch -- every derived number, and
+// the arch refusals (atom not on the arch, workgroup too large, tiles that do not split, LDS over
+// capacity).
+// Python twin: rocke_library/kernels/attention/attention_fwd/plan.py
+//
+// S^T = K Q^T (A = K tile [block_n][head_dim + pad] in LDS, B = Q^T fragments from global memory)
+// and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]). P stays in registers where
+// plan_chain finds a register path, else it goes through an LDS tile [block_m][block_n + pad].
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "rocke/arch/target.hpp"
+#include "rocke/helpers/chain.hpp"
+#include "rocke/helpers/layout.hpp"
+#include "rocke/helpers/lds.hpp"
+#include "rocke/helpers/mma_frag.hpp"
+#include "rocke/helpers/tiles.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/spec.hpp"
+
+namespace rocke::library::kernels::attention::attention_fwd {
+
+inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
+inline constexpr std::int64_t MAX_ACCESS_ELEMS = 8;  // 16 bytes of f16 / bf16: the widest buffer access
+// VGPRs per lane the key loop may hold across iterations (O and S^T accumulators, Q^T fragments),
+// calibrated with LLVM 20 and 22 on the tightest target (gfx1100 wave32).
+inline constexpr std::int64_t MAX_HELD_VGPRS = 140;
+
+struct AttentionPlan {
+  const arch::MmaOp* op = nullptr;
+  std::int64_t threads = 0;
+  std::int64_t q_reps = 0;    // atoms along the wave's query rows
+  std::int64_t key_reps = 0;  // S^T atoms along the key block
+  std::int64_t d_reps = 0;    // O^T atoms along head_dim
+  std::int64_t qk_steps = 0;  // k steps of S^T (over head_dim)
+  std::int64_t pv_steps = 0;  // k steps of O^T (over the key block)
+  helpers::PaddedTile k_tile;
+  helpers::PaddedTile v_tile;  // V^T
+  std::optional<helpers::PaddedTile> p_tile;  // nullopt: P through registers
+  helpers::TileSplit copy;  // the K / V copy: block_n lines of head_dim
+  helpers::FragmentPlan k_frag;
+  helpers::FragmentPlan v_frag;
+  std::optional<helpers::FragmentPlan> p_store;  // LDS path: the S^T C fragment into the P tile
+  std::optional<helpers::FragmentPlan> p_load;   // LDS path: the P^T B fragment
+  std::optional<helpers::ChainPlan> chain;       // register path
+  helpers::SplitFormula q_row;  // B (Q^T) fragment: head_dim index
+  helpers::SplitFormula q_col;  // B (Q^T) fragment: query index
+  helpers::SplitFormula c_row;  // C fragment: key (S^T) or head_dim (O^T) index
+  helpers::SplitFormula c_col;  // C fragment: query index
+  std::vector<std::int64_t> group;  // lane-xor masks of the lanes sharing a C column
+  std::int64_t lds_bytes = 0;
+};
+
+// (first slot, count) of the runs of consecutive slots whose offsets step by +1, at most `most` long.
+std::vector<std::pair<std::int64_t, std::int64_t>> runs(const std::vector<std::int64_t>& offsets, std::int64_t most);
+
+// The plan, or SpecError for a spec the arch refuses.
+AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarget& target);
+
+}  // namespace rocke::library::kernels::attention::attention_fwd

@@ -1,0 +1,479 @@
+// Python twin: rocke_library/kernels/attention/attention_fwd/builder.py
+#include "rocke_library/kernels/attention/attention_fwd/builder.hpp"
+
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rocke/arch/target.hpp"
+#include "rocke/helpers/buffers.hpp"
+#include "rocke/helpers/chain.hpp"
+#include "rocke/helpers/dtypes.hpp"
+#include "rocke/helpers/fmath.hpp"
+#include "rocke/helpers/index.hpp"
+#include "rocke/helpers/layout.hpp"
+#include "rocke/helpers/lds.hpp"
+#include "rocke/helpers/mma_frag.hpp"
+#include "rocke/helpers/tiles.hpp"
+#include "rocke/ir/verifier.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/plan.hpp"
+#include "rocke_library/kernels/attention/common/mask.hpp"
+#include "rocke_library/kernels/attention/common/softmax.hpp"
+#include "rocke_library/kernels/attention/common/work.hpp"
+
+namespace rocke::library::kernels::attention::attention_fwd {
+
+namespace {
+
+using common::Params;
+using common::Work;
+using helpers::add_i32;
+using helpers::const_i32;
+using helpers::f32_const;
+using helpers::mul_i32;
+using ir::Builder;
+using ir::Type;
+using ir::Value;
+using ir::Values;
+
+constexpr double NEG_INF = -std::numeric_limits<double>::infinity();
+using Views = std::map<std::string, std::pair<Value*, Value*>, std::less<>>;
+
+std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
+
+// Declare the kernel arguments in launch-contract order; returns them by name.
+Params kernel_params(Builder& b, const AttentionFwdSpec& spec) {
+  Type elem = helpers::ir_type(spec.dtype);
+  Params params;
+  for (std::string_view tensor : {"q", "k", "v"}) {
+    std::string name(tensor);
+    params[name] = b.param(name, ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
+  }
+  params["o"] = b.param("o", ir::ptr(elem, "global"), {.noalias = true, .writeonly = true});
+  params["lse"] = b.param("lse", ir::ptr(ir::f32, "global"), {.noalias = true, .writeonly = true});
+  if (spec.seq_mode == "varlen") {
+    for (const std::string name : {"cu_seqlens_q", "cu_seqlens_k"}) {
+      params[name] = b.param(name, ir::ptr(ir::i32, "global"), {.noalias = true, .readonly = true});
+    }
+  }
+  params["scale"] = b.param("scale", ir::f32);
+  std::vector<std::string> sizes;
+  if (spec.seq_mode == "batched") {
+    sizes = {"batch", "seqlen_q", "seqlen_k"};
+  } else {
+    sizes = {"batch", "total_q"};
+  }
+  sizes.emplace_back("heads_q");
+  sizes.emplace_back("group");
+  for (const std::string& name : sizes) params[name] = b.param(name, ir::i32);
+  std::vector<std::string> dims;
+  if (spec.seq_mode == "batched") {
+    dims = {"b", "s", "h"};
+  } else {
+    dims = {"s", "h"};
+  }
+  for (std::string_view tensor : TENSORS) {
+    for (const std::string& dim : dims) {
+      std::string name = std::string(tensor) + "_stride_" + dim;
+      params[name] = b.param(name, ir::i32);
+    }
+  }
+  return params;
+}
+
+// (row-0 pointer, buffer resource) of the workgroup's Q, K, V and O sequences.
+Views views_of(Builder& b, const AttentionFwdSpec& spec, const Params& params, const Work& work) {
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Views views;
+  for (std::string_view tensor_view : TENSORS) {
+    std::string tensor(tensor_view);
+    bool is_q = tensor == "q" || tensor == "o";
+    Value* head = is_q ? work.head : work.kv_head;
+    Value* seqlen = is_q ? work.seqlen_q : work.seqlen_k;
+    Value* start = is_q ? work.q_start : work.k_start;
+    Value* batch_offset = nullptr;
+    if (spec.seq_mode == "batched") batch_offset = b.mul(work.batch, params.at(tensor + "_stride_b"));
+    views[tensor] = common::seq_view(b, params.at(tensor), batch_offset, start, params.at(tensor + "_stride_s"), head,
+                                     params.at(tensor + "_stride_h"), seqlen, spec.head_dim, esize, tensor);
+  }
+  return views;
+}
+
+// frags[step][rep]: the Q^T (B operand) fragments of the wave's rows, from global memory.
+std::vector<Values> load_q(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& plan, Value* rsrc,
+                           Value* stride_s, Value* lane, Value* row0, Value* seqlen_q, Type elem) {
+  const arch::MmaOp& op = *plan.op;
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Value* d_lane = helpers::emit_lane_part(b, plan.q_row.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, plan.q_col.lane_part, lane);
+  auto pieces = runs(plan.q_row.slot_offsets, MAX_ACCESS_ELEMS);
+  Values oks;
+  Values lines;
+  for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+    Value* first_row = add_i32(b, row0, rep * op.n);
+    Value* row = b.add(first_row, q_lane, "q_row");
+    oks.push_back(b.cmpi("slt", row, seqlen_q));
+    Value* scaled = b.mul(row, stride_s);
+    lines.push_back(b.add(scaled, d_lane));
+  }
+  std::vector<Values> frags;
+  for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
+    Values row_frags;
+    for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+      Value* ok = oks[at(rep)];
+      Value* line = lines[at(rep)];
+      Value* frag = b.splat(b.const_(0.0, elem), op.b.length);
+      for (auto [first, count] : pieces) {
+        Value* index = add_i32(b, line, step * op.k + plan.q_row.slot_offsets[at(first)]);
+        Value* offset = helpers::masked_offset(b, ok, index, esize);
+        Value* part = b.buffer_load(rsrc, offset, helpers::vector_type(elem, count));
+        for (std::int64_t j = 0; j < count; ++j) {
+          Value* element = count == 1 ? part : b.extract(part, j);
+          frag = b.insert(frag, element, first + j);
+        }
+      }
+      row_frags.push_back(frag);
+    }
+    frags.push_back(std::move(row_frags));
+  }
+  return frags;
+}
+
+// One thread's share of the K / V tile copy, set up once before the key loop.
+class KvCopy {
+ public:
+  KvCopy(Builder& b, const AttentionPlan& plan, Value* tid, const std::array<Value*, 2>& strides) : plan_(plan) {
+    for (std::int64_t i = 0; i < plan.copy.per_thread; ++i) {
+      auto [line, first] = helpers::tile_access(b, plan.copy, tid, i);
+      lines_.push_back(line);
+      firsts_.push_back(first);
+      Value* k_rows = b.mul(line, strides[0]);
+      Value* k_index = b.add(k_rows, first, "k_index");
+      Value* v_rows = b.mul(line, strides[1]);
+      Value* v_index = b.add(v_rows, first, "v_index");
+      bases_.push_back({k_index, v_index});
+    }
+  }
+
+  // Copy the key block at k0 into the K and V^T tiles (keys past seqlen_k read 0).
+  void run(Builder& b, const Views& views, const std::array<Value*, 2>& strides, Value* k0, Value* seqlen_k,
+           const std::array<Value*, 2>& lds, Type elem) const {
+    std::int64_t vec = plan_.copy.vec;
+    std::int64_t esize = elem.bits() / 8;
+    Type vtype = helpers::vector_type(elem, vec);
+    Value* k_shift = b.mul(k0, strides[0]);
+    Value* v_shift = b.mul(k0, strides[1]);
+    const std::array<Value*, 2> shifts{k_shift, v_shift};
+    const std::array<std::string, 2> names{"k", "v"};
+    std::vector<std::array<Value*, 2>> values;
+    for (std::int64_t i = 0; i < plan_.copy.per_thread; ++i) {
+      Value* key = b.add(k0, lines_[at(i)]);
+      Value* ok = b.cmpi("slt", key, seqlen_k);
+      std::array<Value*, 2> pair{};
+      for (std::size_t t = 0; t < 2; ++t) {
+        Value* index = b.add(bases_[at(i)][t], shifts[t]);
+        Value* offset = helpers::masked_offset(b, ok, index, esize);
+        pair[t] = b.buffer_load(views.at(names[t]).second, offset, vtype, names[t] + "_vals");
+      }
+      values.push_back(pair);
+    }
+    std::int64_t k_align = vec == 1 ? 0 : helpers::guaranteed_align(esize, vec * esize, {plan_.k_tile.stride(), vec});
+    for (std::int64_t i = 0; i < plan_.copy.per_thread; ++i) {
+      Value* k_line = mul_i32(b, lines_[at(i)], plan_.k_tile.stride());
+      Value* k_index = b.add(k_line, firsts_[at(i)]);
+      b.lds_store(lds[0], k_index, values[at(i)][0], {.align = k_align});
+      Value* v_line = mul_i32(b, firsts_[at(i)], plan_.v_tile.stride());
+      Value* v_index = b.add(v_line, lines_[at(i)]);
+      for (std::int64_t j = 0; j < vec; ++j) {
+        Value* element = vec == 1 ? values[at(i)][1] : b.extract(values[at(i)][1], j);
+        Value* index = add_i32(b, v_index, j * plan_.v_tile.stride());
+        b.lds_store(lds[1], index, element);
+      }
+    }
+  }
+
+ private:
+  const AttentionPlan& plan_;
+  Values lines_;
+  Values firsts_;
+  std::vector<std::array<Value*, 2>> bases_;
+};
+
+// acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32.
+std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_lds, const Values& k_bases,
+                              const std::vector<Values>& qfrags, Type elem) {
+  const arch::MmaOp& op = *plan.op;
+  Value* zero = f32_const(b, 0.0, op.c.length, "s_acc");
+  std::vector<Values> accs(at(plan.key_reps), Values(at(plan.q_reps), zero));
+  for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
+    for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+      Value* kfrag = helpers::load_fragment(b, k_lds, k_bases[at(rk)], plan.k_frag, step * op.k, elem, {}, "k_frag");
+      for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+        Value*& acc = accs[at(rk)][at(rq)];
+        acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
+      }
+    }
+  }
+  return accs;
+}
+
+// frags[step][q_rep]: P^T as the B operand of O^T += V^T P^T, rounded to the input dtype.
+// probs[q_rep][key_rep][slot] are the f32 probabilities in the S^T C layout.
+std::vector<Values> p_operands(Builder& b, const AttentionPlan& plan, const std::vector<std::vector<Values>>& probs,
+                               Value* p_lds, const std::array<Values, 2>& p_bases, Type elem) {
+  const arch::MmaOp& op = *plan.op;
+  std::vector<std::vector<Values>> rounded;
+  for (const auto& reps : probs) {
+    std::vector<Values> per_rep;
+    for (const Values& slots : reps) {
+      Values out;
+      for (Value* p : slots) out.push_back(b.truncf(p, elem));
+      per_rep.push_back(std::move(out));
+    }
+    rounded.push_back(std::move(per_rep));
+  }
+  std::vector<Values> frags;
+  if (plan.chain) {
+    for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
+      Values row;
+      for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+        row.push_back(helpers::chain_fragment(b, *plan.chain, step, rounded[at(rq)], elem, "p_frag"));
+      }
+      frags.push_back(std::move(row));
+    }
+    return frags;
+  }
+  for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+    for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+      Value* frag = b.splat(b.const_(0.0, elem), op.c.length);
+      const Values& values = rounded[at(rq)][at(rk)];
+      for (std::size_t slot = 0; slot < values.size(); ++slot) {
+        frag = b.insert(frag, values[slot], static_cast<std::int64_t>(slot));
+      }
+      helpers::store_fragment(b, p_lds, p_bases[0][at(rq)], *plan.p_store, rk * op.m, frag, elem, {});
+    }
+  }
+  b.barrier();
+  for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
+    Values row;
+    for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+      row.push_back(helpers::load_fragment(b, p_lds, p_bases[1][at(rq)], *plan.p_load, step * op.k, elem, {},
+                                           "p_frag"));
+    }
+    frags.push_back(std::move(row));
+  }
+  return frags;
+}
+
+// O = O^T / l in the input dtype and LSE (natural log) of every row inside the sequence.
+void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& plan, const Params& params,
+              const Work& work, const Views& views, Value* lane, const Values& rows,
+              const std::vector<Values>& accs, const Values& ms, const Values& ls) {
+  const arch::MmaOp& op = *plan.op;
+  Type elem = helpers::ir_type(spec.dtype);
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Value* o_rsrc = views.at("o").second;
+  Value* d_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
+  auto pieces = runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS);
+  Value* lse_rows = nullptr;
+  Value* lse_count = nullptr;
+  if (spec.seq_mode == "batched") {
+    Value* heads = b.mul(work.batch, params.at("heads_q"));
+    Value* seq = b.add(heads, work.head);
+    lse_rows = b.mul(seq, work.seqlen_q);
+    Value* all_heads = b.mul(params.at("batch"), params.at("heads_q"));
+    lse_count = b.mul(all_heads, work.seqlen_q);
+  } else {
+    Value* head_rows = b.mul(work.head, params.at("total_q"));
+    lse_rows = b.add(head_rows, work.q_start);
+    lse_count = b.mul(params.at("heads_q"), params.at("total_q"));
+  }
+  Value* lse_bytes = mul_i32(b, lse_count, 4);
+  Value* lse_rsrc = b.make_rsrc(params.at("lse"), lse_bytes, "lse_rsrc");
+  std::int64_t leader_bits = 0;
+  for (std::int64_t mask : plan.group) leader_bits |= mask;
+  Value* bits = const_i32(b, leader_bits);
+  Value* low = b.and_(lane, bits);
+  Value* leader = b.cmpi("eq", low, const_i32(b, 0), "leader");
+  for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+    auto [inv, lse] = common::finalize(b, ms[at(rq)], ls[at(rq)], plan.group);
+    Value* row = rows[at(rq)];
+    Value* ok = b.cmpi("slt", row, work.seqlen_q, "row_ok");
+    Value* row_at = b.mul(row, params.at("o_stride_s"));
+    Value* line = b.add(row_at, d_lane);
+    for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+      Value* inv_v = b.splat(inv, op.c.length);
+      Value* scaled = b.mul(accs[at(rd)][at(rq)], inv_v, "o");
+      for (auto [first, count] : pieces) {
+        Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(first)]);
+        Value* value = nullptr;
+        if (count == 1) {
+          Value* element = b.extract(scaled, first);
+          value = b.truncf(element, elem);
+        } else {
+          Value* part = b.splat(b.const_(0.0, ir::f32), count);
+          for (std::int64_t j = 0; j < count; ++j) {
+            Value* element = b.extract(scaled, first + j);
+            part = b.insert(part, element, j);
+          }
+          value = b.truncf(part, helpers::vector_type(elem, count));
+        }
+        Value* offset = helpers::masked_offset(b, ok, index, esize);
+        b.buffer_store(o_rsrc, offset, value);
+      }
+    }
+    Value* lse_ok = b.and_(ok, leader);
+    Value* lse_index = b.add(lse_rows, row);
+    Value* lse_offset = helpers::masked_offset(b, lse_ok, lse_index, 4);
+    b.buffer_store(lse_rsrc, lse_offset, lse);
+  }
+}
+
+}  // namespace
+
+ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
+  const arch::ArchTarget& target = arch::get_arch(arch);
+  AttentionPlan plan = plan_attention(spec, target);
+  const arch::MmaOp& op = *plan.op;
+  Type elem = helpers::ir_type(spec.dtype);
+  const std::string& mask = spec.mask;
+  Builder b(spec.kernel_name(), {.max_workgroup_size = plan.threads});
+  Params params = kernel_params(b, spec);
+  Value* k_lds = helpers::alloc_tile(b, plan.k_tile, elem, "k_lds");
+  Value* v_lds = helpers::alloc_tile(b, plan.v_tile, elem, "vt_lds");
+  Value* p_lds = plan.p_tile ? helpers::alloc_tile(b, *plan.p_tile, elem, "p_lds") : nullptr;
+
+  Value* tid = b.thread_id_x("tid");
+  Value* lane = b.lane_id("lane");
+  Value* wave = b.wave_id("wave");
+  Work work = common::decode_work(b, spec.seq_mode, spec.block_m, params);
+  Views views = views_of(b, spec, params, work);
+  Value* scale = params.at("scale");
+  Value* scale2 = b.mul(scale, f32_const(b, common::LOG2E, 1), "scale_log2");
+  Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
+  Value* block_row0 = b.add(work.q0, wave_row0, "row0");
+  std::vector<Values> qfrags =
+      load_q(b, spec, plan, views.at("q").second, params.at("q_stride_s"), lane, block_row0, work.seqlen_q, elem);
+
+  Value* key_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
+  Values rows;
+  for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+    Value* first_row = add_i32(b, block_row0, rq * op.n);
+    rows.push_back(b.add(first_row, q_lane, "row"));
+  }
+  Values rooms;
+  for (Value* row : rows) {
+    Value* limit = common::visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k);
+    rooms.push_back(b.sub(limit, key_lane, "room"));
+  }
+  const std::array<Value*, 2> strides{params.at("k_stride_s"), params.at("v_stride_s")};
+  const KvCopy copy(b, plan, tid, strides);
+  Values k_bases;
+  for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+    Value* line0 = const_i32(b, rk * op.m);
+    k_bases.push_back(helpers::fragment_base(b, plan.k_frag, lane, line0, "k_frag_base"));
+  }
+  Values v_bases;
+  for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+    Value* line0 = const_i32(b, rd * op.m);
+    v_bases.push_back(helpers::fragment_base(b, plan.v_frag, lane, line0, "vt_frag_base"));
+  }
+  std::array<Values, 2> p_bases;
+  if (plan.p_store && plan.p_load) {
+    Values lines;
+    for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) lines.push_back(add_i32(b, wave_row0, rq * op.n));
+    for (Value* line : lines) p_bases[0].push_back(helpers::fragment_base(b, *plan.p_store, lane, line, "p_store_base"));
+    for (Value* line : lines) p_bases[1].push_back(helpers::fragment_base(b, *plan.p_load, lane, line, "p_load_base"));
+  }
+  Value* blocks = common::key_blocks(b, mask, work.q0, spec.block_m, spec.block_n, work.seqlen_q, work.seqlen_k);
+
+  Value* o_zero = f32_const(b, 0.0, op.c.length, "o_acc");
+  std::int64_t count_o = plan.d_reps * plan.q_reps;
+  Values inits(at(count_o), o_zero);
+  Value* m0 = f32_const(b, NEG_INF, 1, "m");
+  inits.insert(inits.end(), at(plan.q_reps), m0);
+  Value* l0 = f32_const(b, 0.0, 1, "l");
+  inits.insert(inits.end(), at(plan.q_reps), l0);
+
+  auto body = [&](Value* kt, const Values& carried) -> Values {
+    std::vector<Values> o_accs;
+    for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+      o_accs.emplace_back(carried.begin() + rd * plan.q_reps, carried.begin() + (rd + 1) * plan.q_reps);
+    }
+    Values ms(carried.begin() + count_o, carried.begin() + count_o + plan.q_reps);
+    Values ls(carried.begin() + count_o + plan.q_reps, carried.end());
+    Value* k0 = mul_i32(b, kt, spec.block_n, "k0");
+    copy.run(b, views, strides, k0, work.seqlen_k, {k_lds, v_lds}, elem);
+    b.barrier();
+    std::vector<Values> s_accs = scores_of(b, plan, k_lds, k_bases, qfrags, elem);
+    std::vector<std::vector<Values>> probs;
+    for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+      Value* room = b.sub(rooms[at(rq)], k0, "room_k0");
+      Values scores;
+      for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+        for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
+          std::int64_t key = rk * op.m + plan.c_row.slot_offsets[at(slot)];
+          Value* visible = b.cmpi("sle", const_i32(b, key), room);
+          Value* raw = b.extract(s_accs[at(rk)][at(rq)], slot);
+          Value* value = b.mul(raw, scale2);
+          Value* masked = f32_const(b, NEG_INF, 1);
+          scores.push_back(b.select(visible, value, masked, "score"));
+        }
+      }
+      common::Update update = common::online_update(b, scores, ms[at(rq)], ls[at(rq)], plan.group);
+      ms[at(rq)] = update.m_new;
+      ls[at(rq)] = update.l_new;
+      std::vector<Values> per_rep;
+      for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+        per_rep.emplace_back(update.probs.begin() + rk * op.c.length, update.probs.begin() + (rk + 1) * op.c.length);
+      }
+      probs.push_back(std::move(per_rep));
+      Value* alpha_v = b.splat(update.alpha, op.c.length, "alpha_v");
+      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+        o_accs[at(rd)][at(rq)] = b.mul(o_accs[at(rd)][at(rq)], alpha_v, "o_acc");
+      }
+    }
+    std::vector<Values> pfrags = p_operands(b, plan, probs, p_lds, p_bases, elem);
+    for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
+      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+        Value* vfrag =
+            helpers::load_fragment(b, v_lds, v_bases[at(rd)], plan.v_frag, step * op.k, elem, {}, "vt_frag");
+        for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+          Value*& acc = o_accs[at(rd)][at(rq)];
+          acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
+        }
+      }
+    }
+    b.barrier();
+    Values out;
+    for (const Values& accs : o_accs) out.insert(out.end(), accs.begin(), accs.end());
+    out.insert(out.end(), ms.begin(), ms.end());
+    out.insert(out.end(), ls.begin(), ls.end());
+    return out;
+  };
+
+  ir::Names names(at(count_o), "o_acc");
+  names.insert(names.end(), at(plan.q_reps), "m");
+  names.insert(names.end(), at(plan.q_reps), "l");
+  Value* lb = const_i32(b, 0);
+  Value* step = const_i32(b, 1);
+  Values out = b.for_(lb, blocks, step, inits, body, {.names = names, .iv_name = "kt"});
+  std::vector<Values> o_accs;
+  for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+    o_accs.emplace_back(out.begin() + rd * plan.q_reps, out.begin() + (rd + 1) * plan.q_reps);
+  }
+  Values ms(out.begin() + count_o, out.begin() + count_o + plan.q_reps);
+  Values ls(out.begin() + count_o + plan.q_reps, out.end());
+  epilogue(b, spec, plan, params, work, views, lane, rows, o_accs, ms, ls);
+  ir::KernelDef kernel = b.finish();
+  ir::verify(kernel, &target);
+  return kernel;
+}
+
+ir::KernelDef build_kv(std::string_view kv, std::string_view arch) {
+  return build(AttentionFwdSpec::from_kv(kv), arch);
+}
+
+}  // namespace rocke::library::kernels::attention::attention_fwd

@@ -1,0 +1,135 @@
+"""Host-time plan of an attention_fwd kernel on one arch: every derived number, and the arch
+refusals (atom not on the arch, workgroup too large, tiles that do not split, LDS over capacity).
+
+The kernel computes S^T = K Q^T (A = K tile [block_n][head_dim + pad] in LDS, B = Q^T fragments
+read straight from global memory once) and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]
+in LDS, B = P^T). Where plan_chain finds a register path from the S^T C fragments to the B operand
+P^T needs, P stays in registers; otherwise each wave writes P to its rows of an LDS tile
+[block_m][block_n + pad] and reads the B fragments back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rocke.arch import ArchTarget, MmaOp
+from rocke.helpers import (
+    ChainPlan,
+    FragmentPlan,
+    PaddedTile,
+    SplitFormula,
+    TileSplit,
+    elem_bytes,
+    plan_chain,
+    plan_fragment,
+    split_formula,
+    split_tile,
+)
+
+from ..common import column_group
+from .spec import AttentionFwdSpec
+
+MAX_LDS_ALLOC_ELEMS = 65536  # mem.lds_alloc count limit
+MAX_ACCESS_ELEMS = 8  # 16 bytes of f16 / bf16: the widest buffer access
+# VGPRs per lane the key loop may hold across iterations (O and S^T accumulators, Q^T fragments).
+# Calibrated with LLVM 20 and 22: past it the loop spills on the tightest target (gfx1100 wave32,
+# whose replicated WMMA operands double the fragment registers); the rest of the 256 go to the
+# scores, probabilities and fragments in flight.
+MAX_HELD_VGPRS = 140
+
+
+@dataclass(frozen=True)
+class AttentionPlan:
+    op: MmaOp
+    threads: int
+    q_reps: int  # atoms along the wave's query rows
+    key_reps: int  # S^T atoms along the key block
+    d_reps: int  # O^T atoms along head_dim
+    qk_steps: int  # k steps of S^T (over head_dim)
+    pv_steps: int  # k steps of O^T (over the key block)
+    k_tile: PaddedTile
+    v_tile: PaddedTile  # V^T
+    p_tile: PaddedTile | None  # None: P through registers
+    copy: TileSplit  # the K / V copy: block_n lines of head_dim
+    k_frag: FragmentPlan
+    v_frag: FragmentPlan
+    p_store: FragmentPlan | None  # LDS path: the S^T C fragment into the P tile
+    p_load: FragmentPlan | None  # LDS path: the P^T B fragment
+    chain: ChainPlan | None  # register path
+    q_row: SplitFormula  # B (Q^T) fragment: head_dim index
+    q_col: SplitFormula  # B (Q^T) fragment: query index
+    c_row: SplitFormula  # C fragment: key (S^T) or head_dim (O^T) index
+    c_col: SplitFormula  # C fragment: query index
+    group: tuple[int, ...]  # lane-xor masks of the lanes sharing a C column
+    lds_bytes: int
+
+
+def runs(offsets: tuple[int, ...], most: int) -> list[tuple[int, int]]:
+    """(first slot, count) of the runs of consecutive slots whose offsets step by +1, at most `most` long."""
+    out: list[tuple[int, int]] = []
+    for s, offset in enumerate(offsets):
+        if out:
+            first, count = out[-1]
+            if count < most and offset == offsets[first] + count:
+                out[-1] = (first, count + 1)
+                continue
+        out.append((s, 1))
+    return out
+
+
+def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
+    """The plan, or SpecError for a spec the arch refuses."""
+    op = spec.atom()
+    if target.mma_signature(spec.op_id) is None:
+        spec.fail("op_id", f"is not available on {target.name} (it runs on {', '.join(op.archs)})")
+    threads = spec.threads
+    if threads > target.max_workgroup_size:
+        spec.fail("waves", f"{spec.waves} waves of {op.wave_size} lanes exceed the {target.max_workgroup_size}-thread "
+                           f"workgroup limit of {target.name}")
+    esize = elem_bytes(spec.dtype)
+    copy = split_tile(spec.block_n, spec.head_dim, threads, esize)
+    if copy is None:
+        spec.fail("block_n", f"the K / V tile of {spec.block_n} x {spec.head_dim} elements does not split evenly "
+                             f"over {threads} threads")
+    assert copy is not None
+    k_tile = PaddedTile(spec.block_n, spec.head_dim, spec.lds_pad, 1)
+    v_tile = PaddedTile(spec.head_dim, spec.block_n, spec.lds_pad, 1)
+    key_reps = spec.block_n // op.m
+    chain = plan_chain(op, key_reps, op, "b")
+    p_tile = None if chain is not None else PaddedTile(spec.block_m, spec.block_n, spec.lds_pad, 1)
+    for tile in (k_tile, v_tile, p_tile):
+        if tile is not None and tile.count > MAX_LDS_ALLOC_ELEMS:
+            spec.fail("block_n", f"an LDS tile holds {tile.count} elements, over the allocation limit of "
+                                 f"{MAX_LDS_ALLOC_ELEMS}")
+    lds_bytes = sum(tile.nbytes(esize) for tile in (k_tile, v_tile, p_tile) if tile is not None)
+    if lds_bytes > target.lds_bytes:
+        path = "K, V^T and P" if p_tile is not None else "K and V^T"
+        spec.fail("block_n", f"the LDS tiles ({path}) need {lds_bytes} bytes, over the {target.lds_bytes} bytes "
+                             f"of {target.name}")
+    q_reps = spec.wave_rows // op.n
+    held = ((spec.head_dim // op.m + key_reps) * q_reps * op.c.length
+            + (spec.head_dim // op.k) * q_reps * -(-op.b.length * esize // 4))
+    if held > MAX_HELD_VGPRS:
+        spec.fail("block_n", f"the key loop holds {held} VGPRs per lane (O and S^T accumulators, Q^T fragments), "
+                             f"over the budget of {MAX_HELD_VGPRS}")
+    group = column_group(op)
+    k_frag = plan_fragment(op, "a", True, k_tile.stride)
+    v_frag = plan_fragment(op, "a", True, v_tile.stride)
+    c_row = split_formula(op.c.row_expr, op.wave_size, op.c.length)
+    c_col = split_formula(op.c.col_expr, op.wave_size, op.c.length)
+    q_row = split_formula(op.b.row_expr, op.wave_size, op.b.length)
+    q_col = split_formula(op.b.col_expr, op.wave_size, op.b.length)
+    p_store = p_load = None
+    if p_tile is not None:
+        p_store = plan_fragment(op, "c", False, p_tile.stride)
+        p_load = plan_fragment(op, "b", False, p_tile.stride)
+    if (group is None or k_frag is None or v_frag is None or c_row is None or c_col is None or q_row is None
+            or q_col is None or any(c_col.slot_offsets) or any(q_col.slot_offsets)
+            or (p_tile is not None and (p_store is None or p_load is None))):
+        spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on "
+                           "the slot, or a formula that is not lane/slot separable)")
+    assert k_frag is not None and v_frag is not None and group is not None
+    assert c_row is not None and c_col is not None and q_row is not None and q_col is not None
+    return AttentionPlan(op, threads, q_reps, key_reps, spec.head_dim // op.m,
+                         spec.head_dim // op.k, spec.block_n // op.k, k_tile, v_tile, p_tile, copy, k_frag, v_frag,
+                         p_store, p_load, chain, q_row, q_col, c_row, c_col, group, lds_bytes)

@@ -1,0 +1,86 @@
+"""The attention_fwd spec: flash-attention forward, O = softmax(scale * Q K^T + mask) V and the
+natural-log LSE per query row, f32 statistics and accumulation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rocke.arch import MMA_OP_IDS, MmaOp, mma_op
+from rocke.families.spec import Spec
+
+INPUT_DTYPES = ("f16", "bf16")
+HEAD_DIMS = (32, 64, 128)
+MASKS = ("none", "causal_tl", "causal_br")
+SEQ_MODES = ("batched", "varlen")
+MAX_WAVES = 32
+MAX_BLOCK_M = 512
+MAX_BLOCK_N = 256
+MAX_LDS_PAD = 64
+
+
+@dataclass(frozen=True)
+class AttentionFwdSpec(Spec):
+    """One workgroup owns block_m query rows of one (batch, query head) and loops over the keys in
+    blocks of block_n. waves split the block's query rows (block_m / waves each); op_id is the MMA
+    atom of both products (S^T = K Q^T and O^T = V^T P^T). lds_pad adds elements to every line of
+    the K, V^T (and, where P goes through LDS, P) tiles. mask: none, causal_tl (key j visible iff
+    j <= i), causal_br (j <= i + s_k - s_q). seq_mode: batched (strided [B, S, H, D] tensors) or
+    varlen (packed tokens, cu_seqlens_q / cu_seqlens_k). GQA / MQA are runtime (the kernel
+    argument `group` = h_q / h_kv), so every spec serves MHA, GQA and MQA."""
+
+    FAMILY = "attention_fwd"
+
+    block_m: int
+    block_n: int
+    dtype: str
+    head_dim: int
+    lds_pad: int
+    mask: str
+    op_id: str
+    seq_mode: str
+    waves: int
+
+    def check(self) -> None:
+        if self.dtype not in INPUT_DTYPES:
+            self.fail("dtype", f"must be one of {', '.join(INPUT_DTYPES)}")
+        if self.head_dim not in HEAD_DIMS:
+            self.fail("head_dim", f"must be one of {', '.join(str(d) for d in HEAD_DIMS)}")
+        if self.mask not in MASKS:
+            self.fail("mask", f"must be one of {', '.join(MASKS)}")
+        if self.seq_mode not in SEQ_MODES:
+            self.fail("seq_mode", f"must be one of {', '.join(SEQ_MODES)}")
+        if self.op_id not in MMA_OP_IDS:
+            self.fail("op_id", "is not an op of the MMA catalog")
+        op = self.atom()
+        if op.a_dtype != self.dtype or op.b_dtype != self.dtype:
+            self.fail("op_id", f"multiplies {op.a_dtype} inputs, not dtype={self.dtype}")
+        if op.acc_dtype != "f32":
+            self.fail("op_id", "must accumulate in f32")
+        if not 1 <= self.waves <= MAX_WAVES:
+            self.fail("waves", f"must be in 1..{MAX_WAVES}")
+        if not 1 <= self.block_m <= MAX_BLOCK_M:
+            self.fail("block_m", f"must be in 1..{MAX_BLOCK_M}")
+        if not 1 <= self.block_n <= MAX_BLOCK_N:
+            self.fail("block_n", f"must be in 1..{MAX_BLOCK_N}")
+        if self.block_m % (self.waves * op.n) != 0:
+            self.fail("block_m", f"must be a multiple of waves * atom n = {self.waves} * {op.n} ({op.id})")
+        if self.block_n % op.m != 0 or self.block_n % op.k != 0:
+            self.fail("block_n", f"must be a multiple of atom m = {op.m} and atom k = {op.k} ({op.id})")
+        if self.head_dim % op.m != 0 or self.head_dim % op.k != 0:
+            self.fail("head_dim", f"must be a multiple of atom m = {op.m} and atom k = {op.k} ({op.id})")
+        if not 0 <= self.lds_pad <= MAX_LDS_PAD:
+            self.fail("lds_pad", f"must be in 0..{MAX_LDS_PAD}")
+
+    def atom(self) -> MmaOp:
+        """The MMA catalog op of both products."""
+        return mma_op(self.op_id)
+
+    @property
+    def threads(self) -> int:
+        """Threads per workgroup: waves of the atom's wave size."""
+        return self.waves * self.atom().wave_size
+
+    @property
+    def wave_rows(self) -> int:
+        """Query rows per wave."""
+        return self.block_m // self.waves

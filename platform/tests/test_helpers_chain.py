@@ -1,0 +1,72 @@
+"""rocke.helpers.chain: the register path from one MMA's C fragments to the next MMA's A or B
+operand, decided from the catalog layouts and checked here element by element."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocke.arch import MMA_OPS, MmaOp, mma_op
+from rocke.helpers import ChainPlan, chain_fragment, plan_chain
+from rocke.ir import Builder, f16, print_kernel, vec
+
+
+def _holds_same_elements(first: MmaOp, reps: int, nxt: MmaOp, operand: str, plan: ChainPlan) -> bool:
+    """Every (step, slot, lane) of the next operand names the C element at the same tile position."""
+    for step in range(plan.steps):
+        for slot, (rep, source) in enumerate(plan.picks[step]):
+            for lane in range(nxt.wave_size):
+                row, col = nxt.operand(operand).coords(lane, slot)
+                crow, ccol = first.c.coords(lane, source)
+                if operand == "b":
+                    row, crow = row + step * nxt.k, crow + rep * first.m
+                else:
+                    col, ccol = col + step * nxt.k, ccol + rep * first.n
+                if (row, col) != (crow, ccol):
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("op", MMA_OPS, ids=[op.id for op in MMA_OPS])
+@pytest.mark.parametrize("reps", [1, 2, 4])
+def test_plans_pick_the_same_elements(op: MmaOp, reps: int) -> None:
+    for operand in ("a", "b"):
+        plan = plan_chain(op, reps, op, operand)
+        if plan is not None:
+            assert plan.steps * op.k == reps * (op.m if operand == "b" else op.n)
+            assert _holds_same_elements(op, reps, op, operand, plan)
+
+
+@pytest.mark.parametrize(("op_id", "registers"), [
+    ("mfma_f32_32x32x8_f16", True),
+    ("mfma_f32_16x16x16_bf16", True),
+    ("wmma_f32_16x16x16_f16_gfx12", True),
+    ("mfma_f32_16x16x32_f16", False),  # 8 k per lane: the C slots of a lane hold only 4 rows
+    ("mfma_f32_32x32x16_bf16", False),
+    ("wmma_f32_16x16x16_f16_gfx11", False),  # B replicated over both half-waves
+])
+def test_c_to_b_register_path_follows_the_catalog(op_id: str, registers: bool) -> None:
+    op = mma_op(op_id)
+    assert (plan_chain(op, 2, op, "b") is not None) == registers
+    assert plan_chain(op, 2, op, "a") is None  # C columns run over lanes, A's k over slots
+
+
+def test_mismatched_ops_and_bad_operand() -> None:
+    assert plan_chain(mma_op("mfma_f32_32x32x8_f16"), 1, mma_op("mfma_f32_16x16x16_f16"), "b") is None
+    assert plan_chain(mma_op("mfma_f32_16x16x16_f16"), 1, mma_op("wmma_f32_16x16x16_f16_gfx12"), "b") is None
+    with pytest.raises(ValueError, match="unknown chained operand 'c'"):
+        plan_chain(mma_op("mfma_f32_16x16x16_f16"), 1, mma_op("mfma_f32_16x16x16_f16"), "c")
+
+
+def test_chain_fragment_inserts_the_picked_values() -> None:
+    op = mma_op("mfma_f32_16x16x16_f16")
+    plan = plan_chain(op, 2, op, "b")
+    assert plan is not None
+    b = Builder("k")
+    x = b.param("x", f16)
+    values = [[b.add(x, b.const(float(r * 10 + s), f16)) for s in range(op.c.length)] for r in range(2)]
+    frag = chain_fragment(b, plan, 1, values, f16, name="p")
+    assert frag.type == vec(f16, op.b.length)
+    text = print_kernel(b.finish(verify=False))
+    assert text.count("vec.insert") == op.b.length
+    # step 1 covers keys 16..31: the second repeat's C slots 0..3, in order
+    assert list(plan.picks[1]) == [(1, 0), (1, 1), (1, 2), (1, 3)]
