@@ -12,6 +12,7 @@ void register_family(families::FamilyRegistry& registry) {
       .fields = AttentionFwdSpec::field_types(),
       .build = [](std::string_view kv, std::string_view arch) { return build_kv(kv, arch); },
       .normalize = [](std::string_view kv) { return AttentionFwdSpec::from_kv(kv).to_kv(); },
+      .refusals = &kRefusals,
   });
 }
 

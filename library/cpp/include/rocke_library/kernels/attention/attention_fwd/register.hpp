@@ -6,8 +6,12 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
+// The family's resource-refusal table, generated from attention_fwd.refusals.json
+// (attention_fwd_refusals_json.cpp beside this family's sources, by library/tools/gen_cpp_tables.py).
+extern const families::RefusalTable kRefusals;
+
 // Add "attention_fwd" (owner "rocke-library"): its spec fields, build_kv as the builder, and
-// AttentionFwdSpec::from_kv(kv).to_kv() as the normalizer.
+// AttentionFwdSpec::from_kv(kv).to_kv() as the normalizer, kRefusals as its refusal table.
 void register_family(families::FamilyRegistry& registry);
 
 }  // namespace rocke::library::kernels::attention::attention_fwd
