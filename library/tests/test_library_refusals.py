@@ -1,6 +1,7 @@
 """Library's resource-refusal tables (every family it defines): shipped beside each family's spec.py,
 well formed, every row with a refusal config, read identically by the C++ engine
-(rocke_library_engine), and its generated C++ (library/tools/gen_cpp_tables.py) fresh. The gate's checks themselves are tested in platform."""
+(rocke_library_engine), and its generated C++ (library/tools/gen_cpp_tables.py) fresh. The gate's
+checks themselves are tested in platform."""
 
 from __future__ import annotations
 
