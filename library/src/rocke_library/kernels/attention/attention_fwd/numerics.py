@@ -3,7 +3,7 @@ Comparison. Shared by the numeric tests and `rocke sim`.
 
 Inputs: q and k standard normal, v uniform in [-1, 1], scale = 1 / sqrt(head_dim). O and LSE are
 pre-filled with the sentinel -7.0 (an unwritten element fails) and carry CANARY elements past their
-ends that must keep it. Tolerance (DESIGN-level contract of the family, docs/attention.md):
+ends that must keep it. Tolerance (the family's stated contract, library/docs/attention.md):
 max|err| <= atol + rtol * g * max|ref| with g = max(1, sqrt(S_k / 1024)), per output, over O and
 over the finite LSE values; f16 rtol 4e-3, atol 1e-4; bf16 rtol 2.5e-2, atol 1e-3. Rows that see
 no key must hold O = 0 and LSE = -inf exactly; a NaN anywhere fails.
