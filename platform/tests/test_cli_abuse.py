@@ -96,7 +96,7 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["check", "golden", "--jobs", "-3"],
             ["check", "golden", "--jobs", "x"],
             ["check", "golden", "--jobs", ARABIC_ONE],
-            ["check", "golden", "--shard", "0/2"],
+            ["check", "golden", "--only", "elementwise", "--shard", "999/1000"],
             ["check", "validity", "--only", "elementwise", "--shard", "999/1000"],
             ["check", "parity", "--only", "elementwise", "--shard", "999/1000"],
             ["check", "validity", "--shard", "3/2"],

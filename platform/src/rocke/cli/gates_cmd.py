@@ -54,8 +54,6 @@ def _check_root(only: list[str] | None, root: Path) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    if args.gate == "golden" and args.shard:
-        raise UsageError("--shard applies to parity and validity only")
     if args.gate != "parity" and args.flavor:
         raise UsageError("--flavor applies to parity only")
     if args.gate != "golden" and args.root:
