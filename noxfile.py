@@ -179,8 +179,10 @@ def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22, gate
 def parity(session: nox.Session) -> None:
     """Python engine == C++ engine, byte for byte."""
     _marker_lane(session, "parity", gate="parity")
-    # The C++ parser, verifier and lowerer see untrusted text: fuzz them under ASan+UBSan.
-    session.run("python", "platform/tools/sanitize_fuzz.py", "--build-dir", str(WORK / "sanitize"))
+    # The C++ parser, verifier, lowerer, config reader and spec parsers see untrusted text: fuzz them,
+    # and run every family builder twin (platform's and library's), under ASan+UBSan.
+    session.run("python", "platform/tools/sanitize_fuzz.py", "--build-dir", str(WORK / "sanitize"),
+                "--project", "library")
 
 
 @nox.session

@@ -7,7 +7,9 @@ from pathlib import Path
 from rocke.gates.conformance import cpp_layout_problems
 
 CPP = Path(__file__).resolve().parents[1] / "cpp"
-# Twins of Python built-ins (exceptions, hashlib, str, tomllib) or of nothing (the native command line).
+# Twins of Python built-ins (exceptions, hashlib, str, tomllib), of several packages' exception
+# classes at once (the bindings' translator), or of nothing (the native command line, the
+# sanitizer run's robustness checks).
 NO_PACKAGE_TWIN = (
     "errors.hpp",
     "data/document.hpp",
@@ -17,6 +19,9 @@ NO_PACKAGE_TWIN = (
     "util/strings.hpp",
     "gates/emitter_cli.hpp",
     "gates/emitter_cli.cpp",
+    "bindings/exceptions.hpp",
+    "gates/robustness.hpp",
+    "gates/robustness.cpp",
 )
 
 

@@ -1,70 +1,33 @@
 // rocke_library_engine: the Python bridge to librocke_library.a (which links rocke::core).
 // Python twins: the builders of rocke_library's families (build_family), rocke_library.__version__.
 //
-// Only text crosses this boundary (spec strings in, rocke.ir/1 text out), never live C++ objects.
-// Exceptions become their Python twins with the same text: a refusal (SpecError, a verifier
-// refusal) is a ValueError, an unknown arch rocke.arch.errors.UnknownArchError (a KeyError and a
-// ValueError), an unknown family a KeyError.
+// Only text crosses this boundary (spec strings in, rocke.ir/1 or .ll text out), never live C++
+// objects. Exceptions become their typed Python twins with the same text, through the translator
+// both rocKE modules share (rocke/bindings/exceptions.hpp): SpecError, ParseError, VerifyError,
+// LowerError, rocke.arch.errors.UnknownArchError (a KeyError and a ValueError); an unknown family
+// is a KeyError.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <optional>
 #include <string>
 
-#include "rocke/arch/errors.hpp"
+#include "rocke/bindings/exceptions.hpp"
 #include "rocke/engine/bindings.hpp"
 #include "rocke/families/spec.hpp"
-#include "rocke/errors.hpp"
+#include "rocke/ir/parser.hpp"
 #include "rocke/ir/printer.hpp"
+#include "rocke/lower/lower.hpp"
 #include "rocke_library/families.hpp"
 #include "rocke_library/version.hpp"
 
 namespace py = pybind11;
 
-namespace {
-
-// Raise module.name(*args), or `fallback` with the same text when the twin cannot be imported.
-// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
-void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
-                const std::string& text) {
-  try {
-    py::object cls = py::module_::import(module).attr(name);
-    py::object exc = cls(*args);
-    PyErr_SetObject(cls.ptr(), exc.ptr());
-  } catch (py::error_already_set&) {
-    rocke::engine::set_error(fallback, text);
-  }
-}
-
-void translate(std::exception_ptr p) {
-  try {
-    if (p) std::rethrow_exception(p);
-  } catch (const rocke::families::SpecError& e) {
-    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(rocke::engine::py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::arch::UnknownArchError& e) {
-    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(rocke::engine::py_text(e.message())),
-               PyExc_ValueError, e.message());
-  } catch (const rocke::NotImplementedError& e) {
-    rocke::engine::set_error(PyExc_NotImplementedError, e.message());
-  } catch (const rocke::TypeError& e) {
-    rocke::engine::set_error(PyExc_TypeError, e.message());
-  } catch (const rocke::ValueError& e) {
-    rocke::engine::set_error(PyExc_ValueError, e.message());
-  } catch (const rocke::KeyError& e) {
-    PyErr_SetObject(PyExc_KeyError, rocke::engine::py_text(e.message()).ptr());
-  } catch (const rocke::Error& e) {
-    rocke::engine::set_error(PyExc_RuntimeError, e.message());
-  }
-}
-
-}  // namespace
-
 PYBIND11_MODULE(rocke_library_engine, m) {
   m.doc() = "rocKE library C++ engine";
   // Local: translators are process-global in pybind11, and the other rocKE extension module must not
   // intercept (and re-type) this module's exceptions.
-  py::register_local_exception_translator(&translate);
+  py::register_local_exception_translator(&rocke::bindings::translate_exception);
   m.def("version", &rocke::library::version, "Library engine version.");
   m.def("platform_version", &rocke::library::platform_version,
         "Version of the rocke::core this engine was linked with.");
@@ -83,6 +46,24 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
       "KeyError for an unknown family.");
+  m.def(
+      "lower_family",
+      [](const std::string& name, const std::string& kv, const std::string& arch, const std::string& flavor) {
+        py::gil_scoped_release release;
+        return rocke::lower::lower(rocke::library::registry_with_library().build(name, kv, arch), arch, flavor);
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavor"),
+      "The .ll text of family name's C++ builder for spec kv on arch, lowered for flavor (what a C++ host "
+      "does): SpecError, LowerError, UnknownArchError as the Python engine raises them.");
+  m.def(
+      "lower_ir",
+      [](const std::string& ir_text, const std::string& arch, const std::string& flavor) {
+        py::gil_scoped_release release;
+        return rocke::lower::lower(rocke::ir::parse_kernel(ir_text), arch, flavor);
+      },
+      py::arg("ir_text"), py::arg("arch"), py::arg("flavor"),
+      "Parse rocke.ir/1 text, verify it for arch and lower it for flavor with this module's copy of the core: "
+      "ParseError, VerifyError, LowerError as rocke.lower.lower raises them.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::library::registry_with_library().names())); },
         "Families with a C++ builder in this module (platform's and library's), sorted.");
   m.def(

@@ -4,8 +4,9 @@
 // and the data files both engines read.
 //
 // Only text crosses this boundary (IR, .ll, spec strings), never live C++ objects. Exceptions
-// become their Python twins: ParseError and VerifyError the classes of rocke.ir.errors, the
-// arch errors those of rocke.arch.errors, the rest the matching built-in exception.
+// become their Python twins through the translator both rocKE modules share
+// (rocke/bindings/exceptions.hpp): ParseError, VerifyError, LowerError, SpecError, the arch
+// errors, the rest the matching built-in exception.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -23,6 +24,7 @@
 #include "rocke/arch/layout_expr.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
+#include "rocke/bindings/exceptions.hpp"
 #include "rocke/engine/bindings.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/families/registry.hpp"
@@ -47,66 +49,6 @@ using rocke::engine::arch_arg;
 using rocke::engine::py_text;
 using rocke::engine::set_error;
 using rocke::engine::str_arg;
-
-// ------------------------------------------------------------------ exceptions
-// Raise module.name(*args), or fall back to `fallback` with the same text when the Python twin
-// cannot be imported (the message is what the parity tests compare).
-// LowerError is caught before the ValueError it derives from, as the other twins are.
-// Every text crosses with its full length and its surrogates (rocke/engine/bindings.hpp).
-void raise_twin(const char* module, const char* name, const py::tuple& args, PyObject* fallback,
-                const std::string& text) {
-  try {
-    py::object cls = py::module_::import(module).attr(name);
-    py::object exc = cls(*args);
-    PyErr_SetObject(cls.ptr(), exc.ptr());
-  } catch (py::error_already_set&) {
-    set_error(fallback, text);
-  }
-}
-
-void translate(std::exception_ptr p) {
-  try {
-    if (p) std::rethrow_exception(p);
-  } catch (const rocke::families::SpecError& e) {
-    raise_twin("rocke.families.spec", "SpecError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::ParseError& e) {
-    raise_twin("rocke.ir.errors", "ParseError", py::make_tuple(e.line(), e.col(), py_text(e.detail())),
-               PyExc_ValueError, e.message());
-  } catch (const rocke::VerifyError& e) {
-    raise_twin("rocke.ir.errors", "VerifyError",
-               py::make_tuple(py_text(e.rule()), py_text(e.where()), py_text(e.detail())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::LowerError& e) {
-    raise_twin("rocke.lower.errors", "LowerError", py::make_tuple(py_text(e.where()), py_text(e.detail())),
-               PyExc_ValueError, e.message());
-  } catch (const rocke::arch::UnknownArchError& e) {
-    raise_twin("rocke.arch.errors", "UnknownArchError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::arch::UnknownMmaOpError& e) {
-    raise_twin("rocke.arch.errors", "UnknownMmaOpError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::arch::UnknownFeatureError& e) {
-    raise_twin("rocke.arch.errors", "UnknownFeatureError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::arch::LayoutExprError& e) {
-    raise_twin("rocke.arch.errors", "LayoutExprError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::arch::ArchDataError& e) {
-    raise_twin("rocke.arch.errors", "ArchDataError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
-               e.message());
-  } catch (const rocke::NotImplementedError& e) {
-    set_error(PyExc_NotImplementedError, e.message());
-  } catch (const rocke::TypeError& e) {
-    set_error(PyExc_TypeError, e.message());
-  } catch (const rocke::KeyError& e) {
-    PyErr_SetObject(PyExc_KeyError, py_text(e.message()).ptr());
-  } catch (const rocke::ValueError& e) {
-    set_error(PyExc_ValueError, e.message());
-  } catch (const rocke::Error& e) {
-    set_error(PyExc_RuntimeError, e.message());
-  }
-}
 
 // ------------------------------------------------------------------ text in
 // IR text as bytes: str is encoded as UTF-8 (lone surrogates kept), so every non-ASCII
@@ -315,7 +257,7 @@ PYBIND11_MODULE(rocke_engine, m) {
   m.doc() = "rocKE C++ engine";
   // Local: translators are process-global in pybind11, and the other rocKE extension module must not
   // intercept (and re-type) this module's exceptions.
-  py::register_local_exception_translator(&translate);
+  py::register_local_exception_translator(&rocke::bindings::translate_exception);
 
   m.def("version", &rocke::version, "Engine version (equals rocke.__version__).");
   m.def("build_id", &rocke::build_id, "Compiler and build type of the engine.");

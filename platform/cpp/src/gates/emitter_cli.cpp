@@ -2,6 +2,7 @@
 #include "rocke/gates/emitter_cli.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 
 #include "rocke/arch/flavors.hpp"
@@ -9,6 +10,7 @@
 #include "rocke/families/registry.hpp"
 #include "rocke/gates/emitters.hpp"
 #include "rocke/gates/frames.hpp"
+#include "rocke/gates/golden.hpp"
 #include "rocke/ir/source.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke/version.hpp"
@@ -31,7 +33,10 @@ struct Options {
   std::optional<std::string> family;
   std::optional<std::string> configs;
   std::optional<std::string> flavors;
+  std::optional<std::string> golden;
+  std::optional<std::string> root;
   std::vector<std::string> files;
+  bool check_golden = false;
   bool list_families = false;
   bool help = false;
   bool version = false;
@@ -40,6 +45,8 @@ struct Options {
 std::string usage(std::string_view program) {
   return util::cat("usage: ", program, " --arch ARCH --flavor FLAVOR FILE...\n", "       ", program,
                    " --family NAME --configs FILE --flavors F1,F2,...\n", "       ", program,
+                   " --check-golden --family NAME (--configs FILE --golden FILE | --root DIR) [--flavors F1,F2,...]\n",
+                   "       ", program,
                    " --list-families | --help | --version\n");
 }
 
@@ -47,7 +54,8 @@ Options parse_args(const std::vector<std::string>& args) {
   Options opts;
   const std::pair<std::string_view, std::optional<std::string> Options::*> valued[] = {
       {"--arch", &Options::arch},       {"--flavor", &Options::flavor},   {"--family", &Options::family},
-      {"--configs", &Options::configs}, {"--flavors", &Options::flavors},
+      {"--configs", &Options::configs}, {"--flavors", &Options::flavors}, {"--golden", &Options::golden},
+      {"--root", &Options::root},
   };
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -70,6 +78,10 @@ Options parse_args(const std::vector<std::string>& args) {
     }
     if (arg == "--list-families") {
       opts.list_families = true;
+      continue;
+    }
+    if (arg == "--check-golden") {
+      opts.check_golden = true;
       continue;
     }
     std::string_view name = arg.substr(0, arg.find('='));
@@ -132,16 +144,18 @@ int run_files(const Options& opts, std::ostream& out) {
   return 0;
 }
 
+// The family named by --family; an unknown one is a usage error ("unknown family 'X'; known: ...").
+const families::Family& family_arg(const families::FamilyRegistry& registry, const std::string& name) {
+  try {
+    return registry.get(name);
+  } catch (const Error& exc) {
+    throw UsageError{exc.what()};
+  }
+}
+
 int run_family(const Options& opts, std::ostream& out, const families::FamilyRegistry& registry) {
   std::vector<std::string> flavors = parse_flavors(*opts.flavors);
-  const families::Family* family = registry.find(*opts.family);
-  if (family == nullptr) {
-    try {
-      registry.get(*opts.family);
-    } catch (const Error& exc) {
-      throw UsageError{exc.what()};
-    }
-  }
+  const families::Family* family = &family_arg(registry, *opts.family);
   std::vector<families::ConfigLine> configs;
   try {
     configs = families::family_configs(read_file(*opts.configs), *family);
@@ -160,6 +174,51 @@ int run_family(const Options& opts, std::ostream& out, const families::FamilyReg
     write_emission(writer, static_cast<std::int64_t>(i), emission, true);
   }
   writer.end();
+  return 0;
+}
+
+// --check-golden: the golden store's check (rocke check golden) over one family, hashed in C++.
+int run_check_golden(const Options& opts, std::ostream& out, const families::FamilyRegistry& registry) {
+  if (!opts.family) throw UsageError{"--family is required with --check-golden"};
+  if (opts.root && (opts.configs || opts.golden)) throw UsageError{"--root and --configs/--golden do not mix"};
+  if (!opts.root && !(opts.configs && opts.golden)) {
+    throw UsageError{"--check-golden needs --root DIR, or both --configs FILE and --golden FILE"};
+  }
+  if (!opts.files.empty()) throw UsageError{util::cat("unexpected argument '", opts.files[0], "'")};
+  std::vector<std::string> flavors = opts.flavors ? parse_flavors(*opts.flavors) : arch::flavor_names();
+  const families::Family* family = &family_arg(registry, *opts.family);
+  gates::FamilyFiles files;
+  if (opts.root) {
+    try {
+      files = gates::find_family_files(*opts.root, family->name);
+    } catch (const ValueError& exc) {
+      throw RunError{exc.what()};
+    }
+  } else {
+    files = gates::FamilyFiles{*opts.configs, *opts.golden};
+  }
+  std::string config_data = read_file(files.config.string());
+  std::optional<std::string> stored;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(files.golden, ec)) stored = read_file(files.golden.string());
+  std::vector<std::string> problems;
+  gates::Golden fresh;
+  try {
+    fresh = gates::compute(*family, config_data, flavors, problems);
+  } catch (const families::ConfigError& exc) {
+    throw RunError{exc.what()};
+  }
+  for (std::string& problem : problems) problem = util::cat(family->name, ": ", problem);
+  for (std::string& problem : gates::compare(family->name, stored, fresh)) problems.push_back(std::move(problem));
+  for (const std::string& problem : problems) out << problem << "\n";
+  if (!problems.empty()) {
+    out << family->name << ": golden FAILED (" << problems.size() << " problems; config " << files.config.string()
+        << ", golden " << files.golden.string() << ")\n";
+    return 1;
+  }
+  out << family->name << ": golden ok (" << fresh.count << " configs x " << flavors.size()
+      << " flavors, hashed natively; config " << files.config.string() << ", golden " << files.golden.string()
+      << ")\n";
   return 0;
 }
 
@@ -192,6 +251,11 @@ int run_cli(std::string_view program, const std::vector<std::string>& args, std:
       return 0;
     }
     bool file_mode = opts.arch || opts.flavor;
+    if (opts.check_golden) {
+      if (file_mode) throw UsageError{"--arch/--flavor and --check-golden do not mix"};
+      return run_check_golden(opts, out, registry);
+    }
+    if (opts.golden || opts.root) throw UsageError{"--golden and --root need --check-golden"};
     bool family_mode = opts.family || opts.configs || opts.flavors;
     if (file_mode && family_mode) throw UsageError{"--arch/--flavor and --family/--configs/--flavors do not mix"};
     if (file_mode) {

@@ -1,15 +1,19 @@
-"""`rocke emit FAMILY (--config N | --spec KV) [--arch A] --flavor F [--engine E] [--ir]`.
+"""`rocke emit FAMILY (--config N | --spec KV) [--arch A] --flavor F [--engine E] [--ir] [--out DIR]`.
 
 With --config N the arch is the config line's (--arch may be omitted; if given it must agree).
 `--engine cpp` builds with the family's C++ builder and lowers in C++; `--engine both` runs the
 Python and the C++ builders and lowerers on the same spec and prints only identical bytes (a
 refusal only when both refuse with the same text); any difference is an engine mismatch.
+
+With --out DIR it writes the artifacts a host loads (rocke.gates.artifacts: KERNEL.ll, KERNEL.rir,
+KERNEL.launch.json and, with ld.lld, KERNEL.hsaco) and prints what it wrote.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rocke.cli.common import UsageError, add_target_args, config_arg
 from rocke.engine import EngineMismatchError, default_engine, first_difference, lower
@@ -17,6 +21,7 @@ from rocke.families import Family, Spec, build_family, get_family
 from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import Emission, emit_cpp, emit_python
 from rocke.ir import print_kernel
+from rocke.isa import ToolchainError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     which.add_argument("--spec", metavar="KV", help="spec in canonical key=value text")
     add_target_args(parser, flavor_required=False, arch_required=False)
     parser.add_argument("--ir", action="store_true", help="print the rocke.ir/1 text instead of LLVM IR")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write KERNEL.ll, KERNEL.rir, KERNEL.launch.json (and KERNEL.hsaco with ld.lld) into DIR")
     parser.set_defaults(run=run)
 
 
@@ -87,6 +94,8 @@ def emit_engines(family: Family, kv: str, arch: str, flavors: tuple[str, ...], e
 def run(args: argparse.Namespace) -> int:
     family = get_family(args.family)
     kv, arch = resolve_kv(family, args.config, args.spec, args.arch)
+    if args.out is not None:
+        return _write_out(args, family, kv, arch)
     if not args.ir and not args.flavor:
         raise UsageError("--flavor is required unless --ir is given")
     engine = default_engine() if args.engine is None else args.engine
@@ -97,4 +106,28 @@ def run(args: argparse.Namespace) -> int:
         out = emit_engines(family, kv, arch, () if args.ir else (args.flavor,), engine)
         text = out.ir if args.ir else out.ll[args.flavor]  # type: ignore[assignment]
     sys.stdout.write(text)
+    return 0
+
+
+def _write_out(args: argparse.Namespace, family: Family, kv: str, arch: str) -> int:
+    from rocke.gates.artifacts import write_artifacts
+
+    if args.ir:
+        raise UsageError("--ir and --out do not mix (--out writes KERNEL.rir too)")
+    if not args.flavor:
+        raise UsageError("--flavor is required with --out")
+    spec = family.spec.from_kv(kv)
+    kernel = build_family(family, spec, arch)
+    try:
+        done = write_artifacts(kernel, family=family.name, spec=spec.to_kv(), arch=arch, flavor=args.flavor,
+                               out=Path(args.out), engine=args.engine)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from None
+    except ToolchainError as exc:
+        print(f"rocke emit: error: {exc}", file=sys.stderr)
+        return 1
+    for path in done.written:
+        print(f"wrote {path}")
+    for reason in done.skipped:
+        print(f"skipped {reason}")
     return 0

@@ -123,3 +123,29 @@ def check_buffer(family: str, name: str, nbytes: int) -> int:
     if nbytes > MAX_BUFFER_BYTES:
         raise LaunchError(f"{family}: buffer {name} needs {nbytes} bytes; at most {MAX_BUFFER_BYTES} are addressable")
     return nbytes
+
+
+TEMPLATE_FORMAT = "rocke.launch-template/1"
+
+
+def launch_template(kernel: Any, *, family: str, spec: str, arch: str) -> dict[str, Any]:
+    """What a host needs to launch a built kernel besides the problem: the symbol, the arguments in
+    order with their IR types, the block bound and the spec (the family's `launch(spec, problem)`
+    gives grid, buffer sizes and zero-fills for a problem). It is written as `KERNEL.launch.json`
+    next to the .ll and the code object, and is the launch template of a catalog entry.
+
+    Twin: rocke/families/launch.hpp (launch_template_json), byte for byte."""
+    return {
+        "arch": arch,
+        "args": [{"name": param.name, "type": str(param.type)} for param in kernel.params],
+        "family": family,
+        "format": TEMPLATE_FORMAT,
+        "kernel": kernel.name,
+        "max_workgroup_size": kernel.attrs.get("max_workgroup_size"),
+        "spec": spec,
+    }
+
+
+def template_json(template: Mapping[str, Any]) -> str:
+    """Sorted keys, two-space indent, LF line ends, final LF (as LaunchContract.to_json)."""
+    return json.dumps(dict(template), sort_keys=True, indent=2) + "\n"
