@@ -194,7 +194,10 @@ def test_bad_arguments_exit_2_with_one_line(verb, tmp_path, capsys, tripwires, m
     if verb == "bless":
         cases = [*cases, ["bless"]]
     if verb == "bench":
-        monkeypatch.setenv("PATH", str(tmp_path))  # no native emitter to be found
+        from rocke.gates import emitters
+
+        monkeypatch.setenv("PATH", str(tmp_path))  # no native emitter to be found, on PATH or beside Python
+        monkeypatch.setattr(emitters, "emitter_search_dirs", lambda: [tmp_path])
         cases = [*cases, ["bench"]]
     for argv in cases:
         code, err = _run(argv, capsys)
