@@ -136,6 +136,15 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["bench", "--bogus"],
         ],
         "demo": [["demo", "extra"]],
+        "catalog": [
+            ["catalog"],
+            ["catalog", "bogus"],
+            ["catalog", "build"],
+            ["catalog", "build", "--arch", "gfx9", "--out", folder],
+            ["catalog", "build", "--arch", "gfx942", "--out", folder, "--jobs", "0"],
+            ["catalog", "build", "--arch", "gfx942", "--out", folder, "--jobs", HUGE],
+            ["catalog", "verify"],
+        ],
     }
 
 
@@ -196,7 +205,7 @@ def test_bad_arguments_exit_2_with_one_line(verb, tmp_path, capsys, tripwires, m
     if verb == "bench":
         from rocke.gates import emitters
 
-        monkeypatch.setenv("PATH", str(tmp_path))  # no native emitter to be found, on PATH or beside Python
+        monkeypatch.setenv("PATH", str(tmp_path))  # no native emitter to be found
         monkeypatch.setattr(emitters, "emitter_search_dirs", lambda: [tmp_path])
         cases = [*cases, ["bench"]]
     for argv in cases:

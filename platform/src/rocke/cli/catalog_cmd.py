@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from rocke.arch import ARCH_NAMES
+from rocke.cli.common import jobs_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--only", action="append", metavar="FAMILY", help="restrict to a family (repeatable)")
     build.add_argument("--arch", required=True, choices=ARCH_NAMES, help="target arch")
     build.add_argument("--out", required=True, type=Path, metavar="DIR", help="catalog directory")
-    build.add_argument("--jobs", type=int, default=1, help="compiler processes")
+    build.add_argument("--jobs", type=jobs_arg, default=1, help="compiler processes")
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(run=run_build)
     verify = verbs.add_parser("verify", help="re-check every code object's sha256 against catalog.json")
