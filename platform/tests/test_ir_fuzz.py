@@ -248,14 +248,16 @@ def test_a_large_valid_kernel_parses_in_bounded_memory():
     assert print_kernel(kernel) == text and peak < 20 * len(text)
 
 
-def test_sanitizer_corpus_holds_the_adversarial_inputs(tmp_path):
+def test_sanitizer_corpus_holds_the_adversarial_inputs(tmp_path, monkeypatch):
     """platform/tools/sanitize_fuzz.py feeds the C++ parser the same hostile inputs, under ASan."""
     import importlib.util
+    import sys
     from pathlib import Path
 
     tool = Path(__file__).resolve().parents[1] / "tools" / "sanitize_fuzz.py"
     spec = importlib.util.spec_from_file_location("sanitize_fuzz", tool)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    monkeypatch.setitem(sys.modules, "sanitize_fuzz", module)  # its dataclasses resolve annotations there
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     module.write_corpus(tmp_path, inputs=0, seed=1)
     names = {p.name for p in tmp_path.iterdir()}
