@@ -15,7 +15,7 @@ import hashlib
 import re
 from typing import Any, ClassVar, Self
 
-from rocke.arch import ArchTarget
+from rocke.arch import MMA_OP_IDS, ArchTarget, MmaOp, mma_op
 from rocke.helpers.dtypes import FLOAT_DTYPES, elem_bytes
 
 # The spellings of int and str field values (the config loader checks lines with the same rules).
@@ -117,6 +117,19 @@ def check_wave_multiple(spec: Spec, field: str, threads: int, target: ArchTarget
     run by a builder's check_arch); a failure names field, and `what` prefixes the rule."""
     if threads % target.wave_size != 0:
         spec.fail(field, f"{what}must be a multiple of the wave size {target.wave_size} of {target.name}")
+
+
+def check_mma_atom(spec: Spec, field: str, dtype: str) -> MmaOp:
+    """spec.op_id names a catalog op that multiplies `dtype` inputs (the value of spec field `field`)
+    and accumulates in f32; returns that op."""
+    if spec.op_id not in MMA_OP_IDS:
+        spec.fail("op_id", "is not an op of the MMA catalog")
+    op = mma_op(spec.op_id)
+    if op.a_dtype != dtype or op.b_dtype != dtype:
+        spec.fail("op_id", f"multiplies {op.a_dtype} inputs, not {field}={dtype}")
+    if op.acc_dtype != "f32":
+        spec.fail("op_id", "must accumulate in f32")
+    return op
 
 
 def _format_value(value: Any) -> str:

@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "rocke/arch/mma.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/errors.hpp"
 #include "rocke/families/registry.hpp"
@@ -192,6 +193,19 @@ void check_wave_multiple(const S& spec, std::string_view field, std::int64_t thr
     spec.fail(field, util::cat(what, "must be a multiple of the wave size ", std::to_string(target.wave_size), " of ",
                                target.name));
   }
+}
+
+// Python: check_mma_atom -- spec.op_id names a catalog op that multiplies dtype inputs (the value of
+// spec field `field`) and accumulates in f32; returns that op.
+template <class S>
+const arch::MmaOp& check_mma_atom(const S& spec, std::string_view field, std::string_view dtype) {
+  if (arch::find_mma_op(spec.op_id) == nullptr) spec.fail("op_id", "is not an op of the MMA catalog");
+  const arch::MmaOp& op = arch::mma_op(spec.op_id);
+  if (op.a_dtype() != dtype || op.b_dtype() != dtype) {
+    spec.fail("op_id", util::cat("multiplies ", op.a_dtype(), " inputs, not ", field, "=", dtype));
+  }
+  if (op.acc_dtype() != "f32") spec.fail("op_id", "must accumulate in f32");
+  return op;
 }
 
 }  // namespace rocke::families

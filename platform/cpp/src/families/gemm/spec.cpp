@@ -42,12 +42,7 @@ void GemmSpec::check() const {
   }
   if (!contains(LAYOUTS, a_layout)) fail("a_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
   if (!contains(LAYOUTS, b_layout)) fail("b_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
-  if (arch::find_mma_op(op_id) == nullptr) fail("op_id", "is not an op of the MMA catalog");
-  const arch::MmaOp& op = atom();
-  if (op.a_dtype() != a_dtype || op.b_dtype() != b_dtype) {
-    fail("op_id", util::cat("multiplies ", op.a_dtype(), " inputs, not a_dtype=", a_dtype));
-  }
-  if (op.acc_dtype() != "f32") fail("op_id", "must accumulate in f32");
+  const arch::MmaOp& op = families::check_mma_atom(*this, "a_dtype", a_dtype);  // b_dtype equals a_dtype (checked above)
   for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"wm", wm}, {"wn", wn}}) {
     if (!(1 <= value && value <= MAX_WAVES_PER_DIM)) fail(field, util::cat("must be in 1..", str(MAX_WAVES_PER_DIM)));
   }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.arch import MMA_OP_IDS, MmaOp, mma_op
-from rocke.families.spec import Spec
+from rocke.arch import MmaOp, mma_op
+from rocke.families.spec import Spec, check_mma_atom
 from rocke.helpers import FLOAT_DTYPES
 
 INPUT_DTYPES = ("f16", "bf16")
@@ -52,13 +52,7 @@ class GemmSpec(Spec):
             self.fail("a_layout", f"must be one of {', '.join(LAYOUTS)}")
         if self.b_layout not in LAYOUTS:
             self.fail("b_layout", f"must be one of {', '.join(LAYOUTS)}")
-        if self.op_id not in MMA_OP_IDS:
-            self.fail("op_id", "is not an op of the MMA catalog")
-        op = self.atom()
-        if op.a_dtype != self.a_dtype or op.b_dtype != self.b_dtype:
-            self.fail("op_id", f"multiplies {op.a_dtype} inputs, not a_dtype={self.a_dtype}")
-        if op.acc_dtype != "f32":
-            self.fail("op_id", "must accumulate in f32")
+        op = check_mma_atom(self, "a_dtype", self.a_dtype)  # b_dtype equals a_dtype (checked above)
         for field in ("wm", "wn"):
             if not 1 <= getattr(self, field) <= MAX_WAVES_PER_DIM:
                 self.fail(field, f"must be in 1..{MAX_WAVES_PER_DIM}")

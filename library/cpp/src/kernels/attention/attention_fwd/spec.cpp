@@ -39,12 +39,7 @@ void S::check() const {
   }
   if (!contains(MASKS, mask)) fail("mask", cat("must be one of ", util::join(MASKS, ", ")));
   if (!contains(SEQ_MODES, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(SEQ_MODES, ", ")));
-  if (arch::find_mma_op(op_id) == nullptr) fail("op_id", "is not an op of the MMA catalog");
-  const arch::MmaOp& op = atom();
-  if (op.a_dtype() != dtype || op.b_dtype() != dtype) {
-    fail("op_id", cat("multiplies ", op.a_dtype(), " inputs, not dtype=", dtype));
-  }
-  if (op.acc_dtype() != "f32") fail("op_id", "must accumulate in f32");
+  const arch::MmaOp& op = families::check_mma_atom(*this, "dtype", dtype);
   if (waves < 1 || waves > MAX_WAVES) fail("waves", cat("must be in 1..", to_string(MAX_WAVES)));
   if (block_m < 1 || block_m > MAX_BLOCK_M) fail("block_m", cat("must be in 1..", to_string(MAX_BLOCK_M)));
   if (block_n < 1 || block_n > MAX_BLOCK_N) fail("block_n", cat("must be in 1..", to_string(MAX_BLOCK_N)));

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.arch import MMA_OP_IDS, MmaOp, mma_op
-from rocke.families.spec import Spec
+from rocke.arch import MmaOp, mma_op
+from rocke.families.spec import Spec, check_mma_atom
 
 INPUT_DTYPES = ("f16", "bf16")
 HEAD_DIMS = (32, 64, 128)
@@ -49,13 +49,7 @@ class AttentionFwdSpec(Spec):
             self.fail("mask", f"must be one of {', '.join(MASKS)}")
         if self.seq_mode not in SEQ_MODES:
             self.fail("seq_mode", f"must be one of {', '.join(SEQ_MODES)}")
-        if self.op_id not in MMA_OP_IDS:
-            self.fail("op_id", "is not an op of the MMA catalog")
-        op = self.atom()
-        if op.a_dtype != self.dtype or op.b_dtype != self.dtype:
-            self.fail("op_id", f"multiplies {op.a_dtype} inputs, not dtype={self.dtype}")
-        if op.acc_dtype != "f32":
-            self.fail("op_id", "must accumulate in f32")
+        op = check_mma_atom(self, "dtype", self.dtype)
         if not 1 <= self.waves <= MAX_WAVES:
             self.fail("waves", f"must be in 1..{MAX_WAVES}")
         if not 1 <= self.block_m <= MAX_BLOCK_M:
