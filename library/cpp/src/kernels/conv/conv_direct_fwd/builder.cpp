@@ -32,8 +32,6 @@ std::int64_t store_width(const ConvDirectFwdSpec& spec) {
 
 namespace {
 
-using Rsrcs = std::pair<Value*, Value*>;  // (input, weight)
-
 // (ty * dil_h, tx * dil_w) of a device tap index; nullptr for a filter dimension of size 1.
 std::pair<Value*, Value*> tap_offsets(Builder& b, const ConvDirectFwdSpec& spec, Value* tap) {
   if (spec.filter_x == 1) return {mul_i32(b, tap, spec.dil_h), nullptr};
@@ -75,19 +73,19 @@ Values lanes_of(Builder& b, Value* value, std::int64_t lanes) {
 }
 
 // One vec-channel step: load every pixel's and every channel's vector, then the FMAs.
-Values grouped_step(Builder& b, const ConvDirectFwdSpec& spec, const Rsrcs& rsrcs, const Values& x_offs,
+Values grouped_step(Builder& b, const ConvDirectFwdSpec& spec, Value* in_rsrc, Value* w_rsrc, const Values& x_offs,
                     const Values& w_offs, Value* c0, const Values& accs, Type elem, std::int64_t esize) {
   std::int64_t lanes = spec.vec;
   Type vtype = vector_type(elem, lanes);
   Value* step = mul_i32(b, c0, esize, "c_bytes");
   Values xs;
   for (Value* off : x_offs) {
-    Value* raw = b.buffer_load(rsrcs.first, b.add(off, step), vtype, "x_vals");
+    Value* raw = b.buffer_load(in_rsrc, b.add(off, step), vtype, "x_vals");
     xs.push_back(to_f32(b, raw, elem, lanes, "x_f32"));
   }
   Values ws;
   for (Value* off : w_offs) {
-    Value* raw = b.buffer_load(rsrcs.second, b.add(off, step), vtype, "w_vals");
+    Value* raw = b.buffer_load(w_rsrc, b.add(off, step), vtype, "w_vals");
     ws.push_back(to_f32(b, raw, elem, lanes, "w_f32"));
   }
   std::vector<Values> x_lanes;
@@ -106,19 +104,19 @@ Values grouped_step(Builder& b, const ConvDirectFwdSpec& spec, const Rsrcs& rsrc
 }
 
 // One tap of the depthwise kernel: a weight per channel, thread_k / vec vectors per pixel.
-Values depthwise_tap(Builder& b, const ConvDirectFwdSpec& spec, const Rsrcs& rsrcs, const Values& x_offs,
+Values depthwise_tap(Builder& b, const ConvDirectFwdSpec& spec, Value* in_rsrc, Value* w_rsrc, const Values& x_offs,
                      const Values& w_offs, const Values& accs, Type elem, std::int64_t esize) {
   std::int64_t lanes = spec.vec;
   Type vtype = vector_type(elem, lanes);
   Values ws;
   for (Value* off : w_offs) {
-    Value* raw = b.buffer_load(rsrcs.second, off, elem, "w_vals");
+    Value* raw = b.buffer_load(w_rsrc, off, elem, "w_vals");
     ws.push_back(to_f32(b, raw, elem, 1, "w_f32"));
   }
   Values out = accs;
   for (std::size_t i = 0; i < x_offs.size(); ++i) {
     for (std::int64_t v = 0; v < spec.thread_k / lanes; ++v) {
-      Value* raw = b.buffer_load(rsrcs.first, add_i32(b, x_offs[i], v * lanes * esize), vtype, "x_vals");
+      Value* raw = b.buffer_load(in_rsrc, add_i32(b, x_offs[i], v * lanes * esize), vtype, "x_vals");
       Values xv = lanes_of(b, to_f32(b, raw, elem, lanes, "x_f32"), lanes);
       for (std::int64_t lane = 0; lane < lanes; ++lane) {
         std::int64_t slot = static_cast<std::int64_t>(i) * spec.thread_k + v * lanes + lane;
@@ -215,17 +213,20 @@ KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
   Value* p_first = b.add(mul_i32(b, b.block_id_x(), spec.tile_p), p_idx, "p_first");
   Value* k_base = group_k == nullptr ? k_first : b.add(group_k, k_first);
   Value* channel0 = group_c == nullptr ? k_first : group_c;
-  Thread th;
+  std::vector<Pixel> pixels;
+  Values rows;
   for (std::int64_t i = 0; i < spec.thread_p; ++i) {
     Value* m = add_i32(b, p_first, i * spec.p_threads());
-    th.pixels.push_back(pixel(b, spec, m, total, {ho, wo, h, w, c}, channel0));
-    th.rows.push_back(b.add(b.mul(m, sizes.kout), k_base, "y_row"));
+    pixels.push_back(pixel(b, spec, m, total, {ho, wo, h, w, c}, channel0));
+    rows.push_back(b.add(b.mul(m, sizes.kout), k_base, "y_row"));
   }
+  Values k_ok;
+  Values k_abs;
   for (std::int64_t j = 0; j < spec.thread_k; ++j) {
-    th.k_ok.push_back(b.cmpi("slt", add_i32(b, k_first, j), sizes.kg, "k_ok"));
-    th.k_abs.push_back(add_i32(b, k_base, j));
+    k_ok.push_back(b.cmpi("slt", add_i32(b, k_first, j), sizes.kg, "k_ok"));
+    k_abs.push_back(add_i32(b, k_base, j));
   }
-  th.k_first = k_first;
+  Thread th{pixels, rows, k_first, k_ok, k_abs};
 
   Value* in_rsrc = buffer_rsrc(b, params.input, b.mul(b.mul(n, h), wc), esize, "in_rsrc");
   // weight rows: taps * cg elements per output channel (depthwise: taps)
@@ -237,7 +238,6 @@ KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
     w_rows.push_back(masked_offset(b, th.k_ok[j], b.mul(th.k_abs[j], row_len), esize));
   }
   Value* tap_bytes = sizes.cg == nullptr ? const_i32(b, esize) : mul_i32(b, sizes.cg, esize);
-  Rsrcs rsrcs{in_rsrc, w_rsrc};
   Value* zero = f32_const(b, 0.0, 1, "acc");
   Values accs0(static_cast<std::size_t>(spec.thread_p * spec.thread_k), zero);
   ir::Names acc_names(accs0.size(), ir::Hint("acc"));
@@ -248,10 +248,10 @@ KernelDef build(const ConvDirectFwdSpec& spec, std::string_view arch) {
     Value* w_tap = b.mul(tap, tap_bytes, "w_tap");
     Values w_offs;
     for (Value* row : w_rows) w_offs.push_back(b.add(row, w_tap));
-    if (sizes.cg == nullptr) return depthwise_tap(b, spec, rsrcs, x_offs, w_offs, accs, elem, esize);
+    if (sizes.cg == nullptr) return depthwise_tap(b, spec, in_rsrc, w_rsrc, x_offs, w_offs, accs, elem, esize);
 
     auto channel_body = [&](Value* c0, const Values& inner) -> Values {
-      return grouped_step(b, spec, rsrcs, x_offs, w_offs, c0, inner, elem, esize);
+      return grouped_step(b, spec, in_rsrc, w_rsrc, x_offs, w_offs, c0, inner, elem, esize);
     };
     Value* c_start = const_i32(b, 0);
     Value* c_step = const_i32(b, spec.vec);

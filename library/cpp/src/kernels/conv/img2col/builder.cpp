@@ -1,8 +1,6 @@
 // Python twin: rocke_library/kernels/conv/img2col/builder.py
 #include "rocke_library/kernels/conv/img2col/builder.hpp"
 
-#include <array>
-
 #include "rocke/helpers.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke/util/strings.hpp"
@@ -22,16 +20,14 @@ void check_arch(const Img2colSpec& spec, const arch::ArchTarget& target) {
 namespace {
 
 // Copy one tap's vector: input (row + ty * dil_h, col + tx * dil_w) -> column block `slot`.
-void copy_tap(Builder& b, const Img2colSpec& spec, const Pixel& pix, std::pair<std::int64_t, std::int64_t> tap,
-              std::int64_t slot, const std::array<Value*, 4>& sizes, const TapCopy& copy) {
-  auto [ty, tx] = tap;
-  auto [h, w, row_step, col_step] = sizes;
+void copy_tap(Builder& b, const Img2colSpec& spec, const Pixel& pix, std::int64_t ty, std::int64_t tx,
+              std::int64_t slot, const TapCopy& copy) {
   Value* hi = add_i32(b, pix.row, ty * spec.dil_h);
   Value* wi = add_i32(b, pix.col, tx * spec.dil_w);
-  Value* ok = inside(b, pix, hi, wi, h, w);
+  Value* ok = inside(b, pix, hi, wi, copy.h, copy.w);
   Value* index = pix.base;
-  if (ty != 0) index = b.add(index, mul_i32(b, row_step, ty));
-  if (tx != 0) index = b.add(index, mul_i32(b, col_step, tx));
+  if (ty != 0) index = b.add(index, mul_i32(b, copy.row_step, ty));
+  if (tx != 0) index = b.add(index, mul_i32(b, copy.col_step, tx));
   Value* value = b.buffer_load(copy.src, masked_offset(b, ok, index, copy.esize), copy.vtype, "vals");
   Value* dst = slot == 0 ? copy.dst0 : b.add(copy.dst0, mul_i32(b, copy.tap_bytes, slot));
   b.buffer_store(copy.dst, dst, value);
@@ -73,11 +69,11 @@ KernelDef build(const Img2colSpec& spec, std::string_view arch) {
   Value* tap_bytes = mul_i32(b, cg, esize);                                         // a tap's column block
   Value* row_step = mul_i32(b, b.mul(w, c), spec.dil_h);  // input elements between two filter rows
   Value* col_step = mul_i32(b, c, spec.dil_w);            // ... between two filter columns
-  TapCopy copy{in_rsrc, col_rsrc, dst0, tap_bytes, vector_type(elem, spec.vec), esize};
+  TapCopy copy{in_rsrc, col_rsrc, dst0, tap_bytes, h, w, row_step, col_step, vector_type(elem, spec.vec), esize};
   for (std::int64_t ty = 0; ty < spec.filter_y; ++ty) {
     for (std::int64_t tx = 0; tx < spec.filter_x; ++tx) {
       std::int64_t tap = ty * spec.filter_x + tx;
-      copy_tap(b, spec, pix, {ty, tx}, tap, {h, w, row_step, col_step}, copy);
+      copy_tap(b, spec, pix, ty, tx, tap, copy);
     }
   }
   KernelDef kernel = b.finish();

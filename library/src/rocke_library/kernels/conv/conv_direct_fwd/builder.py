@@ -112,7 +112,9 @@ def _tap_offsets(b: Builder, spec: ConvDirectFwdSpec, tap: Value) -> tuple[Value
         return None, mul_i32(b, tap, spec.dil_w)
     ty = divu_i32(b, tap, spec.filter_x)
     tx = remu_i32(b, tap, spec.filter_x)
-    return mul_i32(b, ty, spec.dil_h), mul_i32(b, tx, spec.dil_w)
+    dy = mul_i32(b, ty, spec.dil_h)
+    dx = mul_i32(b, tx, spec.dil_w)
+    return dy, dx
 
 
 def _input_offsets(b: Builder, spec: ConvDirectFwdSpec, th: Thread, sizes: Sizes, tap: Value, esize: int,
@@ -142,7 +144,7 @@ def _lanes_of(b: Builder, value: Value, lanes: int) -> list[Value]:
     return [b.extract(value, lane) for lane in range(lanes)]
 
 
-def _grouped_step(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Value], x_offs: list[Value],
+def _grouped_step(b: Builder, spec: ConvDirectFwdSpec, in_rsrc: Value, w_rsrc: Value, x_offs: list[Value],
                   w_offs: list[Value], c0: Value, accs: list[Value], elem: ScalarType, esize: int) -> list[Value]:
     """One vec-channel step: load every pixel's and every channel's vector, then the FMAs."""
     lanes = spec.vec
@@ -150,14 +152,18 @@ def _grouped_step(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Value
     step = mul_i32(b, c0, esize, name="c_bytes")
     xs = []
     for off in x_offs:
-        raw = b.buffer_load(rsrcs[0], b.add(off, step), vtype, name="x_vals")
+        raw = b.buffer_load(in_rsrc, b.add(off, step), vtype, name="x_vals")
         xs.append(to_f32(b, raw, elem, lanes, name="x_f32"))
     ws = []
     for off in w_offs:
-        raw = b.buffer_load(rsrcs[1], b.add(off, step), vtype, name="w_vals")
+        raw = b.buffer_load(w_rsrc, b.add(off, step), vtype, name="w_vals")
         ws.append(to_f32(b, raw, elem, lanes, name="w_f32"))
-    x_lanes = [_lanes_of(b, x, lanes) for x in xs]
-    w_lanes = [_lanes_of(b, wv, lanes) for wv in ws]
+    x_lanes = []
+    for x in xs:
+        x_lanes.append(_lanes_of(b, x, lanes))
+    w_lanes = []
+    for wv in ws:
+        w_lanes.append(_lanes_of(b, wv, lanes))
     out = list(accs)
     for i in range(spec.thread_p):
         for j in range(spec.thread_k):
@@ -168,23 +174,23 @@ def _grouped_step(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Value
     return out
 
 
-def _depthwise_tap(b: Builder, spec: ConvDirectFwdSpec, rsrcs: tuple[Value, Value], x_offs: list[Value],
+def _depthwise_tap(b: Builder, spec: ConvDirectFwdSpec, in_rsrc: Value, w_rsrc: Value, x_offs: list[Value],
                    w_offs: list[Value], accs: list[Value], elem: ScalarType, esize: int) -> list[Value]:
     """One tap of the depthwise kernel: a weight per channel, thread_k / vec vectors per pixel."""
     lanes = spec.vec
     vtype = vector_type(elem, lanes)
     ws = []
     for off in w_offs:
-        raw = b.buffer_load(rsrcs[1], off, elem, name="w_vals")
+        raw = b.buffer_load(w_rsrc, off, elem, name="w_vals")
         ws.append(to_f32(b, raw, elem, 1, name="w_f32"))
     out = list(accs)
-    for i, off in enumerate(x_offs):
+    for i in range(len(x_offs)):
         for v in range(spec.thread_k // lanes):
-            raw = b.buffer_load(rsrcs[0], add_i32(b, off, v * lanes * esize), vtype, name="x_vals")
+            raw = b.buffer_load(in_rsrc, add_i32(b, x_offs[i], v * lanes * esize), vtype, name="x_vals")
             xv = _lanes_of(b, to_f32(b, raw, elem, lanes, name="x_f32"), lanes)
             for lane in range(lanes):
-                j = v * lanes + lane
-                out[i * spec.thread_k + j] = b.fma(xv[lane], ws[j], out[i * spec.thread_k + j], name="acc")
+                slot = i * spec.thread_k + v * lanes + lane
+                out[slot] = b.fma(xv[lane], ws[v * lanes + lane], out[slot], name="acc")
     return out
 
 
@@ -195,13 +201,13 @@ def _epilogue(b: Builder, spec: ConvDirectFwdSpec, th: Thread, sizes: Sizes, par
     if spec.bias:
         assert params.bias is not None
         bias_rsrc = buffer_rsrc(b, params.bias, sizes.kout, esize, name="bias_rsrc")
-        for ok, k in zip(th.k_ok, th.k_abs, strict=True):
-            raw = b.buffer_load(bias_rsrc, masked_offset(b, ok, k, esize), elem, name="bias")
+        for j in range(len(th.k_ok)):
+            raw = b.buffer_load(bias_rsrc, masked_offset(b, th.k_ok[j], th.k_abs[j], esize), elem, name="bias")
             biases.append(to_f32(b, raw, elem, 1, name="bias_f32"))
     width = store_width(spec)
     left = b.sub(sizes.kg, th.k_first, name="k_left")  # channels of the group from the thread's first on
-    for i, pix in enumerate(th.pixels):
-        valid = valid_if(b, pix.ok, left)
+    for i in range(len(th.pixels)):
+        valid = valid_if(b, th.pixels[i].ok, left)
         for s in range(0, spec.thread_k, width):
             values = []
             for j in range(s, s + width):
@@ -243,15 +249,18 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         k=None if spec.depthwise else b.param("k", i32),
         g=None if spec.depthwise else b.param("g", i32),
     )
-    n, h, w, c = params.n, params.h, params.w, params.c
+    n = params.n
+    h = params.h
+    w = params.w
+    c = params.c
 
     ho, wo = out_dims(b, spec, h, w)
     total = b.mul(b.mul(n, ho), wo, name="pixels")
     wc = b.mul(w, c, name="wc")
+    group_k: Value | None = None
+    group_c: Value | None = None
     if spec.depthwise:
         sizes = Sizes(h, w, c, c, None, c, wc)
-        group_k: Value | None = None
-        group_c: Value | None = None
     else:
         grp = b.block_id_z(name="grp")
         assert params.k is not None and params.g is not None
@@ -286,9 +295,10 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     row_len = const_i32(b, spec.taps) if sizes.cg is None else mul_i32(b, sizes.cg, spec.taps)
     w_rsrc = buffer_rsrc(b, params.weight, b.mul(sizes.kout, row_len), esize, name="w_rsrc")
     out_rsrc = buffer_rsrc(b, params.output, b.mul(total, sizes.kout), esize, name="y_rsrc")
-    w_rows = [masked_offset(b, ok, b.mul(k, row_len), esize) for ok, k in zip(k_ok, k_abs, strict=True)]
+    w_rows = []
+    for j in range(len(th.k_ok)):
+        w_rows.append(masked_offset(b, th.k_ok[j], b.mul(th.k_abs[j], row_len), esize))
     tap_bytes = const_i32(b, esize) if sizes.cg is None else mul_i32(b, sizes.cg, esize)
-    rsrcs = (in_rsrc, w_rsrc)
     zero = f32_const(b, 0.0, 1, name="acc")
     accs0 = [zero] * (spec.thread_p * spec.thread_k)
     acc_names = ["acc"] * len(accs0)
@@ -299,10 +309,10 @@ def build(spec: ConvDirectFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         w_tap = b.mul(tap, tap_bytes, name="w_tap")
         w_offs = [b.add(row, w_tap) for row in w_rows]
         if sizes.cg is None:
-            return _depthwise_tap(b, spec, rsrcs, x_offs, w_offs, list(accs), elem, esize)
+            return _depthwise_tap(b, spec, in_rsrc, w_rsrc, x_offs, w_offs, list(accs), elem, esize)
 
         def channel_body(c0: Value, *inner: Value) -> list[Value]:
-            return _grouped_step(b, spec, rsrcs, x_offs, w_offs, c0, list(inner), elem, esize)
+            return _grouped_step(b, spec, in_rsrc, w_rsrc, x_offs, w_offs, c0, list(inner), elem, esize)
 
         c_start = const_i32(b, 0)
         c_step = const_i32(b, spec.vec)

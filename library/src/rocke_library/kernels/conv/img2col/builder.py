@@ -41,6 +41,10 @@ class TapCopy:
     dst: Value  # column buffer resource
     dst0: Value  # byte offset of the thread's vector in tap 0's column block (out of range past M)
     tap_bytes: Value  # bytes between two taps' column blocks (Cg elements)
+    h: Value  # input height
+    w: Value  # input width
+    row_step: Value  # input elements between two filter rows
+    col_step: Value  # input elements between two filter columns
     vtype: Type  # the vector moved
     esize: int
 
@@ -50,19 +54,17 @@ def check_arch(spec: Img2colSpec, target: ArchTarget) -> None:
     check_wave_multiple(spec, "block", spec.block, target)
 
 
-def _copy_tap(b: Builder, spec: Img2colSpec, pix: Pixel, tap: tuple[int, int], slot: int,
-              sizes: tuple[Value, Value, Value, Value], copy: TapCopy, fault: str) -> None:
+def _copy_tap(b: Builder, spec: Img2colSpec, pix: Pixel, ty: int, tx: int, slot: int, copy: TapCopy,
+              fault: str) -> None:
     """Copy one tap's vector: input (row + ty * dil_h, col + tx * dil_w) -> column block `slot`."""
-    ty, tx = tap
-    h, w, row_step, col_step = sizes
     hi = add_i32(b, pix.row, ty * spec.dil_h)
     wi = add_i32(b, pix.col, tx * spec.dil_w)
-    ok = pix.ok if fault == "no_pad_fill" else inside(b, pix, hi, wi, h, w)
+    ok = pix.ok if fault == "no_pad_fill" else inside(b, pix, hi, wi, copy.h, copy.w)
     index = pix.base
     if ty != 0:
-        index = b.add(index, mul_i32(b, row_step, ty))
+        index = b.add(index, mul_i32(b, copy.row_step, ty))
     if tx != 0:
-        index = b.add(index, mul_i32(b, col_step, tx))
+        index = b.add(index, mul_i32(b, copy.col_step, tx))
     value = b.buffer_load(copy.src, masked_offset(b, ok, index, copy.esize), copy.vtype, name="vals")
     dst = copy.dst0 if slot == 0 else b.add(copy.dst0, mul_i32(b, copy.tap_bytes, slot))
     b.buffer_store(copy.dst, dst, value)
@@ -105,12 +107,12 @@ def build(spec: Img2colSpec, arch: str, *, _fault: str = "") -> KernelDef:
     tap_bytes = mul_i32(b, cg, esize)  # a tap's column block
     row_step = mul_i32(b, b.mul(w, c), spec.dil_h)  # input elements between two filter rows
     col_step = mul_i32(b, c, spec.dil_w)  # ... between two filter columns
-    copy = TapCopy(in_rsrc, col_rsrc, dst0, tap_bytes, vector_type(elem, spec.vec), esize)
+    copy = TapCopy(in_rsrc, col_rsrc, dst0, tap_bytes, h, w, row_step, col_step, vector_type(elem, spec.vec), esize)
     for ty in range(spec.filter_y):
         for tx in range(spec.filter_x):
             tap = ty * spec.filter_x + tx
             slot = spec.taps - 1 - tap if _fault == "reverse_taps" else tap
-            _copy_tap(b, spec, pix, (ty, tx), slot, (h, w, row_step, col_step), copy, _fault)
+            _copy_tap(b, spec, pix, ty, tx, slot, copy, _fault)
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel

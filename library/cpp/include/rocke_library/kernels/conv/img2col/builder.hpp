@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <string_view>
-#include <utility>
 
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/builder.hpp"
@@ -25,6 +24,10 @@ struct TapCopy {
   ir::Value* dst = nullptr;        // column buffer resource
   ir::Value* dst0 = nullptr;       // byte offset of the thread's vector in tap 0's column block
   ir::Value* tap_bytes = nullptr;  // bytes between two taps' column blocks (Cg elements)
+  ir::Value* h = nullptr;          // input height
+  ir::Value* w = nullptr;          // input width
+  ir::Value* row_step = nullptr;   // input elements between two filter rows
+  ir::Value* col_step = nullptr;   // input elements between two filter columns
   ir::Type vtype;                  // the vector moved
   std::int64_t esize = 0;
 };
