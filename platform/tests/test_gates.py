@@ -4,6 +4,7 @@ golden entry, CRLF, a refusal in one engine only) must fail; the clean toy famil
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import re
 import sys
@@ -270,6 +271,34 @@ def test_frames_reader_is_strict():
 def test_timing_table_lists_families(toy):
     _, progress = parity.run_parity(quiet=True)
     assert "toy" in progress.timing_table() and "total (wall)" in progress.timing_table()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _verdicts(statuses):
+    return [(s.name, s.ok, [(v.config.key, v.verdict, v.detail) for v in s.verdicts], s.problems) for s in statuses]
+
+
+def test_gates_draw_a_bar_on_a_terminal_and_plain_lines_elsewhere_with_the_same_verdicts(toy, monkeypatch):
+    quiet_parity, _ = parity.run_parity(quiet=True)
+    quiet_golden, _ = golden.check_golden(root=toy.root, quiet=True)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    tty_parity, progress = parity.run_parity()
+    assert progress.tty and "[parity]" in terminal.getvalue() and "3/3" in terminal.getvalue()
+    assert "config/s" in terminal.getvalue()  # the bar's rate, not a plain line
+    tty_golden, progress = golden.check_golden(root=toy.root)
+    assert progress.tty and "[golden]" in terminal.getvalue()
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    plain_parity, progress = parity.run_parity()
+    assert not progress.tty and "config/s" not in log.getvalue()
+    assert log.getvalue().splitlines()[-1].startswith("[parity] 3/3 configs, toy done in ")
+    assert _verdicts(quiet_parity) == _verdicts(tty_parity) == _verdicts(plain_parity)
+    assert quiet_golden == tty_golden
 
 
 # --- gate holes: each planted fault fails loudly -------------------------------------------------

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,12 +24,17 @@ from rocke.families import Family, build_family
 from rocke.families.configs import ConfigLine, family_configs
 from rocke.families.launch import launch_template
 from rocke.gates.artifacts import hsaco_skip_reason, write_atomically
-from rocke.gates.runner import Progress, parallel_map, select_families
+from rocke.gates.progress import Progress
+from rocke.gates.runner import parallel_map, select_families
 from rocke.isa import CompileJob, compile_many, link_hsaco, resources, running_flavor
 from rocke.lower import lower
 
 FORMAT = "rocke.catalog/1"
 INDEX = "catalog.json"
+# A family's configs compile in chunks (one compiler child each) of about CHUNK_CONFIGS configs, at
+# most MAX_CHUNKS_PER_JOB chunks per job: the progress moves a chunk at a time.
+CHUNK_CONFIGS = 16
+MAX_CHUNKS_PER_JOB = 4
 
 
 class CatalogError(RuntimeError):
@@ -81,6 +85,42 @@ def render(index: dict[str, Any]) -> str:
     return json.dumps(index, indent=1, sort_keys=True) + "\n"
 
 
+def _family_entries(family: Family, configs: list[ConfigLine], arch: str, flavor: str, out: Path, jobs: int,
+                    progress: Progress, problems: list[str]) -> list[dict[str, Any]]:
+    """The index entries of one family's shipped configs, their HSACO written under out/<family>;
+    a config that fails is appended to problems."""
+    built = [_build(family, config, flavor) for config in configs]
+    workers = max(1, jobs)
+    count = max(1, min(workers * MAX_CHUNKS_PER_JOB, -(-len(built) // CHUNK_CONFIGS)))
+    chunks = [[b.ll for b in built[i::count]] for i in range(count)]
+    chunk_results = parallel_map(_compile_chunk, [(chunk, arch, flavor) for chunk in chunks if chunk], jobs,
+                                 on_result=lambda result: progress.advance(len(result)))
+    results: list[tuple[str, bytes] | str] = [None] * len(built)  # type: ignore[list-item]
+    for i, chunk_result in enumerate(chunk_results):
+        results[i::count] = chunk_result
+    folder = out / family.name
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for item, result in zip(built, results, strict=True):
+        if isinstance(result, str):
+            problems.append(f"{family.name} [{item.config.key}]: {result}")
+            continue
+        asm, hsaco = result
+        path = folder / f"{item.kernel}.hsaco"
+        write_atomically(path, hsaco)
+        entries.append({
+            "family": family.name,
+            "hsaco": path.relative_to(out).as_posix(),
+            "hsaco_sha256": hashlib.sha256(hsaco).hexdigest(),
+            "kernel": item.kernel,
+            "launch": item.template,
+            "resources": resources(asm, arch, kernel=item.kernel).to_dict(),
+            "spec": item.config.kv,
+            "spec_digest": item.spec_digest,
+        })
+    return entries
+
+
 def build_catalog(only: list[str] | None, *, arch: str, out: Path, jobs: int = 1,
                   quiet: bool = False) -> tuple[dict[str, Any], Progress]:
     """Compile every shipped config of the selected families for arch into out; returns the index."""
@@ -94,39 +134,13 @@ def build_catalog(only: list[str] | None, *, arch: str, out: Path, jobs: int = 1
     if not families:
         raise CatalogError("no families selected")
     work = {family.name: shipped_configs(family, arch) for family in families}
-    progress = Progress("catalog", sum(len(configs) for configs in work.values()), quiet=quiet)
     entries: list[dict[str, Any]] = []
     problems: list[str] = []
-    done = 0
-    for family in families:
-        start = time.perf_counter()
-        built = [_build(family, config, flavor) for config in work[family.name]]
-        chunks = [[b.ll for b in built[i::max(1, jobs)]] for i in range(max(1, jobs))]
-        chunk_results = parallel_map(_compile_chunk, [(chunk, arch, flavor) for chunk in chunks if chunk], jobs)
-        results: list[tuple[str, bytes] | str] = [None] * len(built)  # type: ignore[list-item]
-        for i, chunk_result in enumerate(chunk_results):
-            results[i::max(1, jobs)] = chunk_result
-        folder = out / family.name
-        folder.mkdir(parents=True, exist_ok=True)
-        for item, result in zip(built, results, strict=True):
-            if isinstance(result, str):
-                problems.append(f"{family.name} [{item.config.key}]: {result}")
-                continue
-            asm, hsaco = result
-            path = folder / f"{item.kernel}.hsaco"
-            write_atomically(path, hsaco)
-            entries.append({
-                "family": family.name,
-                "hsaco": path.relative_to(out).as_posix(),
-                "hsaco_sha256": hashlib.sha256(hsaco).hexdigest(),
-                "kernel": item.kernel,
-                "launch": item.template,
-                "resources": resources(asm, arch, kernel=item.kernel).to_dict(),
-                "spec": item.config.kv,
-                "spec_digest": item.spec_digest,
-            })
-        done += len(built)
-        progress.family_done(family.name, time.perf_counter() - start, done)
+    with Progress("catalog", sum(len(configs) for configs in work.values()), quiet=quiet, jobs=jobs) as progress:
+        for family in families:
+            progress.start_family(family.name, len(work[family.name]))
+            entries += _family_entries(family, work[family.name], arch, flavor, out, jobs, progress, problems)
+            progress.family_done()
     if problems:
         raise CatalogError("; ".join(problems))
     listed = {entry["hsaco"] for entry in entries}

@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 from rocke.families import Family
 from rocke.families.configs import ConfigLine, config_bytes, config_digest, family_configs
 from rocke.gates.emitters import FLAVORS, Emission, emit_python
-from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
+from rocke.gates.progress import Progress
+from rocke.gates.runner import Shard, parallel_map, select_families, sharded_configs
 
 FORMAT = "rocke.golden/1"
 
@@ -68,11 +69,14 @@ def _emit_entry(family: Family, config, flavors: tuple[str, ...]) -> tuple[str, 
 
 
 def compute(family: Family, *, jobs: int = 1, flavors: tuple[str, ...] = FLAVORS,
-            only: list[ConfigLine] | None = None) -> tuple[dict, list[str]]:
-    """The family's golden data; with `only`, the entries of just those configs (a shard's)."""
+            only: list[ConfigLine] | None = None,
+            on_config: Callable[[], None] | None = None) -> tuple[dict, list[str]]:
+    """The family's golden data; with `only`, the entries of just those configs (a shard's);
+    `on_config` is called as each config is hashed."""
     configs = family_configs(family)
     chosen = configs if only is None else only
-    results = parallel_map(_emit_entry, [(family, c, flavors) for c in chosen], jobs)
+    results = parallel_map(_emit_entry, [(family, c, flavors) for c in chosen], jobs,
+                           on_result=None if on_config is None else lambda _: on_config())
     problems = [f"[{key}] {value}" for key, value in results if isinstance(value, str)]
     data = {
         "config_digest": config_digest(config_bytes(family)),
@@ -152,19 +156,17 @@ def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | N
     a problem, not an ok."""
     families = select_families(only)
     pairs = sharded_configs(families, shard)
-    progress = Progress("golden", len(pairs), quiet=quiet)
     problems: list[str] = [] if families else ["no families registered: nothing was checked"]
-    done = 0
-    for family in families:
-        start = time.perf_counter()
-        mine = [config for fam, config in pairs if fam.name == family.name]
-        fresh, emit_problems = compute(family, jobs=jobs, only=mine)
-        problems += [f"{family.name}: {p}" for p in emit_problems]
-        path = source_golden_path(family, root) if root else golden_path(family)
-        keys = {config.key for config in family_configs(family)}
-        problems += compare(family, path.read_bytes() if path.is_file() else None, fresh, keys)
-        done += len(mine)
-        progress.family_done(family.name, time.perf_counter() - start, done)
+    with Progress("golden", len(pairs), quiet=quiet, jobs=jobs) as progress:
+        for family in families:
+            mine = [config for fam, config in pairs if fam.name == family.name]
+            progress.start_family(family.name, len(mine))
+            fresh, emit_problems = compute(family, jobs=jobs, only=mine, on_config=progress.advance)
+            problems += [f"{family.name}: {p}" for p in emit_problems]
+            path = source_golden_path(family, root) if root else golden_path(family)
+            keys = {config.key for config in family_configs(family)}
+            problems += compare(family, path.read_bytes() if path.is_file() else None, fresh, keys)
+            progress.family_done()
     problems += orphan_goldens(select_families(None), root)
     return problems, progress
 

@@ -8,7 +8,6 @@ config is refused.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from rocke.engine import first_difference
@@ -16,7 +15,8 @@ from rocke.families import Family
 from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import FLAVORS, Emission, emit_cpp, emit_native, emit_python, find_native_emitter
 from rocke.gates.frames import FrameError
-from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
+from rocke.gates.progress import Progress
+from rocke.gates.runner import Shard, parallel_map, select_families, sharded_configs
 
 PASSING = frozenset({"identical", "refused-identical"})
 
@@ -82,38 +82,43 @@ def run_parity(only: list[str] | None = None, *, flavors: tuple[str, ...] = FLAV
                shard: Shard | None = None, quiet: bool = False) -> tuple[list[FamilyStatus], Progress]:
     families = select_families(only)
     pairs = sharded_configs(families, shard)
-    progress = Progress("parity", len(pairs), quiet=quiet)
     statuses: list[FamilyStatus] = []
-    done = 0
-    for family in families:
-        status = FamilyStatus(family.name)
-        statuses.append(status)
-        mine = [config for fam, config in pairs if fam.name == family.name]
-        start = time.perf_counter()
-        all_configs = family_configs(family)
-        status.outside_shard = shard is not None and not mine
-        if all(config.refuse for config in all_configs):
-            # Judged on the whole config file, so every shard sees it.
-            status.problems.append("every config is refused: the family builds nothing")
-        try:
-            status.native = str(find_native_emitter(family.native_emitter))
-            native = emit_native(family, flavors)
-            if len(native) != len(all_configs):
-                status.problems.append(f"native emitter produced {len(native)} configs, "
-                                       f"the config file has {len(all_configs)}")
-        except (FrameError, OSError) as exc:
-            status.problems.append(f"native emitter: {exc}")
-            native = []
-        ordinal = {config.lineno: i for i, config in enumerate(all_configs)}
-        results = parallel_map(_emit_both, [(family, c, flavors) for c in mine], jobs)
-        for config, (py, cpp) in zip(mine, results, strict=True):
-            i = ordinal[config.lineno]
-            nat = native[i] if i < len(native) else Emission(crash="no native record for this config")
-            verdict, detail = judge(config, {"python": py, "cpp": cpp, "native": nat})
-            status.verdicts.append(Verdict(family.name, config, verdict, detail))
-        done += len(mine)
-        progress.family_done(family.name, time.perf_counter() - start, done)
+    with Progress("parity", len(pairs), quiet=quiet, jobs=jobs) as progress:
+        for family in families:
+            statuses.append(_family_parity(family, pairs, flavors, jobs, shard, progress))
     return statuses, progress
+
+
+def _family_parity(family: Family, pairs: list[tuple[Family, ConfigLine]], flavors: tuple[str, ...], jobs: int,
+                   shard: Shard | None, progress: Progress) -> FamilyStatus:
+    """One family's verdicts (its configs among `pairs`) and whole-file problems."""
+    status = FamilyStatus(family.name)
+    mine = [config for fam, config in pairs if fam.name == family.name]
+    progress.start_family(family.name, len(mine))
+    all_configs = family_configs(family)
+    status.outside_shard = shard is not None and not mine
+    if all(config.refuse for config in all_configs):
+        # Judged on the whole config file, so every shard sees it.
+        status.problems.append("every config is refused: the family builds nothing")
+    try:
+        status.native = str(find_native_emitter(family.native_emitter))
+        native = emit_native(family, flavors)
+        if len(native) != len(all_configs):
+            status.problems.append(f"native emitter produced {len(native)} configs, "
+                                   f"the config file has {len(all_configs)}")
+    except (FrameError, OSError) as exc:
+        status.problems.append(f"native emitter: {exc}")
+        native = []
+    ordinal = {config.lineno: i for i, config in enumerate(all_configs)}
+    results = parallel_map(_emit_both, [(family, c, flavors) for c in mine], jobs,
+                           on_result=lambda _: progress.advance())
+    for config, (py, cpp) in zip(mine, results, strict=True):
+        i = ordinal[config.lineno]
+        nat = native[i] if i < len(native) else Emission(crash="no native record for this config")
+        verdict, detail = judge(config, {"python": py, "cpp": cpp, "native": nat})
+        status.verdicts.append(Verdict(family.name, config, verdict, detail))
+    progress.family_done()
+    return status
 
 
 def format_report(statuses: list[FamilyStatus]) -> str:

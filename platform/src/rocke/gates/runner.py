@@ -1,9 +1,8 @@
-"""Shared machinery of the config gates: selection, sharding, parallel map, progress, timing table."""
+"""Shared machinery of the config gates: selection, sharding, parallel map (progress and the timing table:
+rocke.gates.progress)."""
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -62,33 +61,21 @@ def sharded_configs(families: list[Family], shard: Shard | None) -> list[tuple[F
     return [pair for ordinal, pair in enumerate(pairs) if shard is None or shard.take(ordinal)]
 
 
-def parallel_map(fn: Callable[..., T], items: Iterable[Any], jobs: int) -> list[T]:
+def parallel_map(fn: Callable[..., T], items: Iterable[Any], jobs: int, *,
+                 on_result: Callable[[T], None] | None = None) -> list[T]:
+    """[fn(*item) for item in items] in item order, over `jobs` worker processes; `on_result` is
+    called with each result as it arrives (in item order), e.g. to advance a progress bar."""
     items = list(items)
+    results: list[T] = []
     if jobs <= 1 or len(items) <= 1:
-        return [fn(*item) for item in items]
+        for item in items:
+            results.append(fn(*item))
+            if on_result is not None:
+                on_result(results[-1])
+        return results
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, *zip(*items, strict=True), chunksize=max(1, len(items) // (jobs * 8))))
-
-
-class Progress:
-    """Progress lines on stderr for long runs, and per-family wall time."""
-
-    def __init__(self, gate: str, total: int, *, quiet: bool = False):
-        self.gate, self.total, self.quiet = gate, total, quiet
-        self.start = time.perf_counter()
-        self.family_seconds: dict[str, float] = {}
-
-    def family_done(self, name: str, seconds: float, done: int) -> None:
-        self.family_seconds[name] = self.family_seconds.get(name, 0.0) + seconds
-        if not self.quiet:
-            print(f"[{self.gate}] {done}/{self.total} configs, {name} done in {seconds:.1f}s", file=sys.stderr)
-
-    def timing_table(self) -> str:
-        total = time.perf_counter() - self.start
-        rows = [f"{'family':<24} {'seconds':>8} {'share':>6}"]
-        for name in sorted(self.family_seconds):
-            seconds = self.family_seconds[name]
-            share = seconds / total if total else 0.0
-            rows.append(f"{name:<24} {seconds:8.1f} {share:6.0%}")
-        rows.append(f"{'total (wall)':<24} {total:8.1f}")
-        return "\n".join(rows)
+        for result in pool.map(fn, *zip(*items, strict=True), chunksize=max(1, len(items) // (jobs * 8))):
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    return results

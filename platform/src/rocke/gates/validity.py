@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +39,8 @@ from rocke.families.refusals import (
     table_path,
 )
 from rocke.gates.emitters import emit_python
-from rocke.gates.runner import Progress, Shard, parallel_map, select_families, sharded_configs
+from rocke.gates.progress import Progress
+from rocke.gates.runner import Shard, parallel_map, select_families, sharded_configs
 from rocke.isa import CompileJob, Resources, compile_many, refusal_reason, resources, running_flavor, verify_ll
 
 
@@ -59,12 +59,15 @@ def _lower(family, config, flavor):
     return emit_python(family, config, (flavor,), resource_table=False)
 
 
-def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int) -> list[ValidityRow]:
+def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
+             progress: Progress) -> list[ValidityRow]:
+    """The family's rows; each config advances `progress` once (when it is refused or measured)."""
     rows: list[ValidityRow] = []
     outs = parallel_map(_lower, [(family, c, flavor) for c in configs], jobs)
     jobs_ok = []
     for config, out in zip(configs, outs, strict=True):
         if out.status != "built":
+            progress.advance()
             if not config.refuse:  # a refusal config its builder refuses is no concern of this gate
                 rows.append(ValidityRow(family.name, config.key, flavor, None,
                                         f"not built: {out.refusal or out.crash}"))
@@ -72,10 +75,12 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int) 
         try:
             verify_ll(out.ll[flavor], flavor)
         except Exception as exc:
+            progress.advance()
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"verify: {exc}", refuse=config.refuse))
             continue
         jobs_ok.append((config, CompileJob(out.ll[flavor], config.arch, label=config.key)))
     for (config, _job), result in zip(jobs_ok, compile_many([j for _, j in jobs_ok], flavor), strict=True):
+        progress.advance()
         if not result.ok:
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"compile: {result.error}",
                                     refuse=config.refuse))
@@ -238,29 +243,37 @@ def run_validity(only: list[str] | None = None, *, jobs: int = 1, shard: Shard |
         root = Path.cwd()
     families = select_families(only)
     pairs = sharded_configs(families, shard)
-    progress = Progress(f"validity {flavor}", len(pairs), quiet=quiet)
     rows: list[ValidityRow] = []
     problems: list[str] = []
-    done = 0
-    for family in families:
-        start = time.perf_counter()
-        all_configs = [c for f, c in sharded_configs([family], None)]
-        mine = [c for f, c in pairs if f.name == family.name]
-        measured = _measure(family, mine, flavor, jobs)
-        rows += measured
-        table, read_problems = _read_table(family, root)
-        if write_refusals:
-            assert root is not None
-            fresh = make_table(family.name, fresh_rows(family, table, measured, flavor))
-            _write(source_table_path(family, root), render_table(fresh))
-            table = fresh
-        else:
-            problems += read_problems
-        problems += [f"{family.name}: {p}" for p in table_problems(
-            family, table, all_configs, measured, flavor, complete=shard is None)]
-        done += len(mine)
-        progress.family_done(family.name, time.perf_counter() - start, done)
+    with Progress(f"validity {flavor}", len(pairs), quiet=quiet, jobs=jobs) as progress:
+        for family in families:
+            mine = [c for f, c in pairs if f.name == family.name]
+            progress.start_family(family.name, len(mine))
+            measured = _measure(family, mine, flavor, jobs, progress)
+            rows += measured
+            problems += _family_table(family, measured, flavor, complete=shard is None,
+                                      write_refusals=write_refusals, root=root)
+            progress.family_done()
     return rows, problems, progress
+
+
+def _family_table(family: Family, measured: list[ValidityRow], flavor: str, *, complete: bool,
+                  write_refusals: bool, root: Path | None) -> list[str]:
+    """The family's table problems against its measured rows; with write_refusals, the table under
+    root is rewritten first (and only the rewritten table's problems remain)."""
+    problems: list[str] = []
+    all_configs = [c for f, c in sharded_configs([family], None)]
+    table, read_problems = _read_table(family, root)
+    if write_refusals:
+        assert root is not None
+        fresh = make_table(family.name, fresh_rows(family, table, measured, flavor))
+        _write(source_table_path(family, root), render_table(fresh))
+        table = fresh
+    else:
+        problems += read_problems
+    problems += [f"{family.name}: {p}" for p in table_problems(
+        family, table, all_configs, measured, flavor, complete=complete)]
+    return problems
 
 
 def _write(path: Path, text: str) -> None:

@@ -1,0 +1,178 @@
+"""Live progress of the long runs (the config gates and `rocke catalog build`) and their per-family
+timing table.
+
+Every gate and the catalog report through one `Progress`: the run states its total, each family
+as it starts (`start_family`) and ends (`family_done`), and each finished config (`advance`).
+
+* On a terminal (the stream's ``isatty()``): a live tqdm bar on stderr with configs done / total,
+  the rate, the ETA and the current family; a line per finished family is written above the bar.
+* Otherwise (CI logs, pipes): plain lines, flushed as they are written, so a log shows a long
+  family moving: ``[GATE] DONE/TOTAL configs (P%), R configs/s, eta T, family F`` after every
+  ``every_configs`` configs (default: a twentieth of the run) or ``every_seconds`` seconds
+  (default 10) since the last line, whichever comes first, and one line per finished family,
+  ``[GATE] DONE/TOTAL configs, F done in S s``.
+
+`timing_table` states each family's wall time and its share of the run beside its share of the
+configs, and flags a family that takes over `SHARE_LIMIT` of the run's time while it holds no
+more than `SHARE_LIMIT` of its configs (a family slower per config than the rest: see
+docs/architecture.md, gates). The flag is a report, never a verdict: gate verdicts do not depend
+on timing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+SHARE_LIMIT = 0.25
+EVERY_SECONDS = 10.0
+PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family and time-driven ones
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m{secs:02d}s"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+class Progress:
+    """Progress of one run over `total` configs, and its per-family wall time.
+
+    ``stream`` defaults to sys.stderr; ``tty`` (default: ``stream.isatty()``) chooses the live bar
+    over plain lines; ``quiet`` prints nothing (the timing is still kept); ``clock`` is the time
+    source (seconds).
+    """
+
+    def __init__(self, gate: str, total: int, *, quiet: bool = False, stream: TextIO | None = None,
+                 tty: bool | None = None, every_configs: int | None = None, every_seconds: float = EVERY_SECONDS,
+                 jobs: int = 1, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.gate, self.total, self.quiet, self.jobs = gate, total, quiet, jobs
+        self.stream: TextIO = sys.stderr if stream is None else stream
+        self.tty = bool(self.stream.isatty()) if tty is None else tty
+        self.every_configs = every_configs if every_configs is not None else max(1, total // PLAIN_LINES)
+        self.every_seconds = every_seconds
+        self.clock = clock
+        self.start = clock()
+        self.done = 0
+        self.family: str | None = None
+        self.family_seconds: dict[str, float] = {}
+        self.family_configs: dict[str, int] = {}
+        self._family_start = self.start
+        self._last_line_done = 0
+        self._last_line_time = self.start
+        self._bar: Any = None
+        self._wall: float | None = None
+        if not quiet and self.tty:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=f"[{gate}]", unit="config", file=self.stream, dynamic_ncols=True,
+                             mininterval=0.2, leave=False)
+
+    # --- the run reports -------------------------------------------------------------------------
+
+    def start_family(self, name: str, configs: int) -> None:
+        """Family `name` starts; `configs` of the run's configs are its."""
+        self.family = name
+        self.family_configs[name] = self.family_configs.get(name, 0) + configs
+        self._family_start = self.clock()
+        if self._bar is not None:
+            self._bar.set_postfix_str(name, refresh=True)
+
+    def advance(self, configs: int = 1) -> None:
+        """`configs` more configs are finished."""
+        self.done += configs
+        if self.quiet:
+            return
+        if self._bar is not None:
+            self._bar.update(configs)
+            return
+        now = self.clock()
+        if (self.done - self._last_line_done >= self.every_configs
+                or now - self._last_line_time >= self.every_seconds):
+            self._line(self.progress_line(now))
+
+    def family_done(self, name: str | None = None, seconds: float | None = None) -> None:
+        """The current family (or `name`) is finished, after `seconds` (default: since start_family)."""
+        name = self.family if name is None else name
+        if name is None:
+            raise ValueError("family_done before start_family")
+        if seconds is None:
+            seconds = self.clock() - self._family_start
+        self.family_seconds[name] = self.family_seconds.get(name, 0.0) + seconds
+        self.family_configs.setdefault(name, 0)
+        self.family = None
+        if not self.quiet:
+            self._line(f"[{self.gate}] {self.done}/{self.total} configs, {name} done in {seconds:.1f}s")
+
+    def close(self) -> None:
+        """The run is over: the bar goes away; the wall time is fixed for the timing table."""
+        if self._wall is None:
+            self._wall = self.clock() - self.start
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- what it prints --------------------------------------------------------------------------
+
+    def progress_line(self, now: float | None = None) -> str:
+        """The plain progress line: configs done / total, share, rate, ETA, current family."""
+        elapsed = (self.clock() if now is None else now) - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.done
+        eta = _duration(left / rate) if rate > 0 else "?"
+        share = self.done / self.total if self.total else 1.0
+        line = f"[{self.gate}] {self.done}/{self.total} configs ({share:.0%}), {rate:.1f} configs/s, eta {eta}"
+        return line + (f", family {self.family}" if self.family else "")
+
+    def _line(self, text: str) -> None:
+        self._last_line_done = self.done
+        self._last_line_time = self.clock()
+        if self._bar is not None:
+            self._bar.write(text, file=self.stream)
+        else:
+            print(text, file=self.stream, flush=True)
+
+    @property
+    def wall(self) -> float:
+        return self._wall if self._wall is not None else self.clock() - self.start
+
+    def over_share(self) -> list[str]:
+        """Families over SHARE_LIMIT of the wall time that hold no more than SHARE_LIMIT of the configs."""
+        total, configs = self.wall, sum(self.family_configs.values())
+        out = []
+        for name in sorted(self.family_seconds):
+            time_share = self.family_seconds[name] / total if total else 0.0
+            config_share = self.family_configs.get(name, 0) / configs if configs else 0.0
+            if time_share > SHARE_LIMIT and config_share <= SHARE_LIMIT:
+                out.append(name)
+        return out
+
+    def timing_table(self) -> str:
+        """Per family: configs and their share, wall seconds and their share of the run; flagged rows."""
+        total, configs = self.wall, sum(self.family_configs.values())
+        flagged = set(self.over_share())
+        limit = f"{SHARE_LIMIT:.0%}"
+        rows = [f"{self.gate} wall time per family (--jobs {self.jobs}):",
+                f"{'family':<24} {'configs':>7} {'share':>6} {'seconds':>8} {'share':>6}"]
+        for name in sorted(self.family_seconds):
+            seconds, count = self.family_seconds[name], self.family_configs.get(name, 0)
+            time_share = seconds / total if total else 0.0
+            config_share = count / configs if configs else 0.0
+            flag = f"  OVER {limit}: {time_share:.0%} of the time for {config_share:.0%} of the configs" \
+                if name in flagged else ""
+            rows.append(f"{name:<24} {count:7d} {config_share:6.0%} {seconds:8.1f} {time_share:6.0%}{flag}")
+        rows.append(f"{'total (wall)':<24} {configs:7d} {'':>6} {total:8.1f}")
+        rows.append(f"families over {limit} of the time without over {limit} of the configs: "
+                    + (", ".join(sorted(flagged)) if flagged else "none"))
+        return "\n".join(rows)
