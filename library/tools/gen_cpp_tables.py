@@ -7,7 +7,8 @@ Every `<family>.refusals.json` under `rocke_library/kernels/<group>/<family>/` (
 validity gate, `rocke check validity --write-refusals`) becomes
 `library/cpp/src/kernels/<group>/<family>/<family>_refusals_json.cpp`, beside the family's other
 C++ sources: constants `rocke::library::kernels::<group>::<family>::kRefusals`, rendered by
-platform's `rocke.families.refusals.render_cpp` and checked by `rocke.gates.generated` (what
+platform's `rocke.families.refusals.render_cpp_tables` (the loop platform's generator runs too)
+and checked by `rocke.gates.generated` (what
 platform's own generator uses; platform is imported from the installed wheel, or from
 ../platform/src in a checkout without it). The output is deterministic; a test checks the
 committed files are fresh.
@@ -38,15 +39,8 @@ def _rocke(name: str) -> Any:
 
 def render_all() -> dict[str, str]:
     """Path (in OUTPUT_ROOT, with "/") -> the exact text it must hold."""
-    refusals = _rocke("rocke.families.refusals")
-    files = {}
-    for path in sorted(SOURCE_ROOT.glob(REFUSAL_TABLES)):
-        family, group = path.parent.name, path.parent.parent.name
-        table = refusals.parse_table(path.read_text(encoding="ascii"), family, path.name)
-        source = "library/src/" + path.relative_to(SOURCE_ROOT).as_posix()
-        files[f"kernels/{group}/{family}/{family}_refusals_json.cpp"] = refusals.render_cpp(
-            table, namespace=f"rocke::library::kernels::{group}::{family}", source=source, generator=GENERATOR)
-    return files
+    return _rocke("rocke.families.refusals").render_cpp_tables(
+        SOURCE_ROOT, REFUSAL_TABLES, namespace="rocke::library", source_dir="library/src", generator=GENERATOR)
 
 
 def check(files: dict[str, str]) -> list[str]:

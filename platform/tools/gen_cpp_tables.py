@@ -16,8 +16,8 @@ DATA_FILES and, in C++, only the code that reads it.
 
 Each platform family's resource-refusal table (`rocke/families/<family>/<family>.refusals.json`,
 written by the validity gate) becomes `families/<family>/<family>_refusals_json.cpp`: constants
-`rocke::families::<family>::kRefusals` rendered by `rocke.families.refusals.render_cpp`, the
-renderer a library package's own generator uses for its tables.
+`rocke::families::<family>::kRefusals` rendered by `rocke.families.refusals.render_cpp_tables`,
+the loop a library package's own generator runs over its tables.
 
 The output is deterministic (no timestamps, no hash ordering): the same inputs always give the
 same bytes. Floats are written as C++ hexadecimal literals, so every binary64 value is exact.
@@ -233,15 +233,8 @@ def _generated() -> Any:
 def render_refusal_tables() -> dict[str, str]:
     """families/<family>/<family>_refusals_json.cpp per platform family table (constants
     rocke::families::<family>::kRefusals), beside the family's other C++ sources."""
-    refusals = _rocke_module("rocke.families.refusals")
-    files = {}
-    for path in sorted(SOURCE_ROOT.glob(REFUSAL_TABLES)):
-        family = path.parent.name
-        table = refusals.parse_table(path.read_text(encoding="ascii"), family, path.name)
-        source = "platform/src/" + path.relative_to(SOURCE_ROOT).as_posix()
-        files[f"families/{family}/{family}_refusals_json.cpp"] = refusals.render_cpp(
-            table, namespace=f"rocke::families::{family}", source=source, generator=GENERATOR)
-    return files
+    return _rocke_module("rocke.families.refusals").render_cpp_tables(
+        SOURCE_ROOT, REFUSAL_TABLES, namespace="rocke", source_dir="platform/src", generator=GENERATOR)
 
 
 def check(files: dict[str, str]) -> list[str]:

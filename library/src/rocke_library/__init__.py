@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rocke import sdk
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__", "cmake_dir", "native_dir"]
@@ -11,7 +13,7 @@ __all__ = ["__version__", "cmake_dir", "native_dir"]
 
 def native_dir() -> Path:
     """Directory of the installed native SDK (headers, librocke_library.a, CMake package)."""
-    return Path(__file__).resolve().parent / "_native"
+    return sdk.native_dir(__file__)
 
 
 def cmake_dir() -> Path:
@@ -21,9 +23,4 @@ def cmake_dir() -> Path:
     ``rocke::core`` (``python -m rocke --cmake-dir``) through ``find_dependency``.
     Raises FileNotFoundError when rocke_library runs from a source tree without a build.
     """
-    path = native_dir() / "lib" / "cmake" / "rocke_library"
-    if not (path / "rocke_libraryConfig.cmake").is_file():
-        raise FileNotFoundError(
-            f"rocke_library CMake package not found at {path}; install the rocke-library wheel (pip install ./library)"
-        )
-    return path
+    return sdk.cmake_dir(__file__, "rocke_library", dist="rocke-library", install="pip install ./library")

@@ -10,13 +10,9 @@ USAGE = "usage: python -m rocke_library --cmake-dir"
 def _main(argv: list[str]) -> int:
     if argv == ["--cmake-dir"]:
         import rocke_library
+        from rocke.sdk import print_cmake_dir
 
-        try:
-            print(rocke_library.cmake_dir())
-        except FileNotFoundError as exc:
-            print(f"rocke_library: {exc}", file=sys.stderr)
-            return 1
-        return 0
+        return print_cmake_dir("rocke_library", rocke_library.cmake_dir)
     if argv in (["-h"], ["--help"]):
         print(USAGE)
         return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rocke import sdk
 from rocke._version import __version__
 
 __all__ = ["__version__", "cmake_dir", "native_dir"]
@@ -14,7 +15,7 @@ __all__ = ["__version__", "cmake_dir", "native_dir"]
 
 def native_dir() -> Path:
     """Directory of the installed native SDK (headers, archive, CMake package)."""
-    return Path(__file__).resolve().parent / "_native"
+    return sdk.native_dir(__file__)
 
 
 def cmake_dir() -> Path:
@@ -22,9 +23,4 @@ def cmake_dir() -> Path:
 
     Raises FileNotFoundError when rocke runs from a source tree without a build.
     """
-    path = native_dir() / "lib" / "cmake" / "rocke"
-    if not (path / "rockeConfig.cmake").is_file():
-        raise FileNotFoundError(
-            f"rocke CMake package not found at {path}; install the rocke wheel (pip install ./platform)"
-        )
-    return path
+    return sdk.cmake_dir(__file__, "rocke", dist="rocke", install="pip install ./platform")

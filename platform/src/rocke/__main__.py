@@ -8,13 +8,9 @@ import sys
 def _main(argv: list[str]) -> int:
     if argv == ["--cmake-dir"]:
         import rocke
+        from rocke.sdk import print_cmake_dir
 
-        try:
-            print(rocke.cmake_dir())
-        except FileNotFoundError as exc:
-            print(f"rocke: {exc}", file=sys.stderr)
-            return 1
-        return 0
+        return print_cmake_dir("rocke", rocke.cmake_dir)
     from rocke.cli import main
 
     return main(argv)

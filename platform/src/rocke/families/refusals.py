@@ -248,3 +248,26 @@ def render_cpp(table: RefusalTable, *, namespace: str, source: str, generator: s
         f"}}  // namespace {namespace}\n",
     ]
     return "".join(lines)
+
+
+def render_cpp_tables(source_root: Path, pattern: str, *, namespace: str, source_dir: str,
+                      generator: str) -> dict[str, str]:
+    """The C++ source of every refusal table under ``source_root`` matching ``pattern`` (a glob
+    relative to it), as ``{path under the package's C++ source root: text}``: the one loop every
+    package's generator runs (platform/tools/gen_cpp_tables.py and a library package's own).
+
+    A table ``<top>/<folders...>/<family>/<family>.refusals.json`` becomes
+    ``<folders...>/<family>/<family>_refusals_json.cpp``, beside the family's other C++ sources,
+    holding ``<namespace>::<folders...>::<family>::kRefusals`` (``namespace`` is the C++ namespace
+    of the top package, e.g. ``rocke`` or ``rocke::library``); ``source_dir`` is ``source_root``'s
+    path in the repository (e.g. ``platform/src``), for the banner.
+    """
+    files = {}
+    for path in sorted(source_root.glob(pattern)):
+        family = path.parent.name
+        folders = path.parent.relative_to(source_root).parts[1:]
+        table = parse_table(path.read_text(encoding="ascii"), family, path.name)
+        source = f"{source_dir}/{path.relative_to(source_root).as_posix()}"
+        files[f"{'/'.join(folders)}/{family}_refusals_json.cpp"] = render_cpp(
+            table, namespace="::".join((namespace, *folders)), source=source, generator=generator)
+    return files

@@ -1,0 +1,80 @@
+# Shared CMake functions of rocKE's C++: platform's CMakeLists includes this file and installs it
+# beside rockeConfig.cmake, so a package built against the installed platform (the library, via
+# find_package(rocke)) uses the very same ones: the warning policy, the SDK archive and its
+# installable CMake package, the native tools, the ctest programs and the native golden ctests.
+
+function(rocke_strict_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
+endfunction()
+
+# rocke_add_sdk_library(TARGET <t> PACKAGE <p> EXPORT_NAME <e> NATIVE_DIR <dir>): the static
+# archive lib<t>.a of every cpp/src/**.cpp, alias <p>::<e>, public headers cpp/include (installed
+# under <dir>/include), C++20 and the warning policy.
+function(rocke_add_sdk_library)
+  cmake_parse_arguments(ARG "" "TARGET;PACKAGE;EXPORT_NAME;NATIVE_DIR" "" ${ARGN})
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/src/*.cpp")
+  add_library(${ARG_TARGET} STATIC ${_sources})
+  add_library(${ARG_PACKAGE}::${ARG_EXPORT_NAME} ALIAS ${ARG_TARGET})
+  set_target_properties(${ARG_TARGET} PROPERTIES OUTPUT_NAME ${ARG_TARGET} EXPORT_NAME ${ARG_EXPORT_NAME})
+  target_include_directories(${ARG_TARGET} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/cpp/include>
+    $<INSTALL_INTERFACE:${ARG_NATIVE_DIR}/include>)
+  target_compile_features(${ARG_TARGET} PUBLIC cxx_std_20)
+  rocke_strict_warnings(${ARG_TARGET})
+endfunction()
+
+# One executable per cpp/tools/*.cpp, linking <target>, installed into the wheel's scripts.
+function(rocke_add_tools target)
+  file(GLOB _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/tools/*.cpp")
+  foreach(_src IN LISTS _sources)
+    get_filename_component(_name "${_src}" NAME_WE)
+    add_executable(${_name} "${_src}")
+    target_link_libraries(${_name} PRIVATE ${target})
+    rocke_strict_warnings(${_name})
+    install(PROGRAMS $<TARGET_FILE:${_name}> DESTINATION _scripts)
+  endforeach()
+endfunction()
+
+# One ctest program per cpp/tests/*.cpp, linking <target>, run from the package's source dir.
+function(rocke_add_ctests target)
+  file(GLOB _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/tests/*.cpp")
+  foreach(_src IN LISTS _sources)
+    get_filename_component(_name "${_src}" NAME_WE)
+    add_executable(${_name} "${_src}")
+    target_link_libraries(${_name} PRIVATE ${target})
+    rocke_strict_warnings(${_name})
+    add_test(NAME ${_name} COMMAND ${_name} WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+  endforeach()
+endfunction()
+
+# One ctest per config file under ROOT (<family>.cfg anywhere below it): EMITTER --check-golden,
+# the native golden check of that family, hashed in C++ (platform and library use the same one).
+function(rocke_add_golden_tests emitter root)
+  file(GLOB_RECURSE _configs CONFIGURE_DEPENDS "${root}/*.cfg")
+  foreach(_cfg IN LISTS _configs)
+    get_filename_component(_family "${_cfg}" NAME_WE)
+    add_test(NAME golden_native_${_family} COMMAND ${emitter} --check-golden --family ${_family} --root "${root}")
+  endforeach()
+endfunction()
+
+# rocke_install_package(TARGET <t> PACKAGE <p> NATIVE_DIR <dir> [FILES <extra>...]): install the
+# archive under <dir>/lib, the headers under <dir>/include and the CMake package
+# find_package(<p> CONFIG) -> <p>::<export name> under <dir>/lib/cmake/<p>: the export set
+# <p>Targets, <p>Config.cmake configured from cmake/<p>Config.cmake.in, an exact-version file and
+# the extra FILES beside them.
+function(rocke_install_package)
+  cmake_parse_arguments(ARG "" "TARGET;PACKAGE;NATIVE_DIR" "FILES" ${ARGN})
+  set(_cmake_dir "${ARG_NATIVE_DIR}/lib/cmake/${ARG_PACKAGE}")
+  install(TARGETS ${ARG_TARGET} EXPORT ${ARG_PACKAGE}Targets ARCHIVE DESTINATION "${ARG_NATIVE_DIR}/lib")
+  install(DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/cpp/include/" DESTINATION "${ARG_NATIVE_DIR}/include")
+  install(EXPORT ${ARG_PACKAGE}Targets NAMESPACE ${ARG_PACKAGE}:: DESTINATION "${_cmake_dir}")
+  include(CMakePackageConfigHelpers)
+  configure_package_config_file("${CMAKE_CURRENT_SOURCE_DIR}/cmake/${ARG_PACKAGE}Config.cmake.in"
+    "${CMAKE_CURRENT_BINARY_DIR}/${ARG_PACKAGE}Config.cmake"
+    INSTALL_DESTINATION "${_cmake_dir}")
+  write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/${ARG_PACKAGE}ConfigVersion.cmake"
+    COMPATIBILITY ExactVersion)
+  install(FILES "${CMAKE_CURRENT_BINARY_DIR}/${ARG_PACKAGE}Config.cmake"
+    "${CMAKE_CURRENT_BINARY_DIR}/${ARG_PACKAGE}ConfigVersion.cmake" ${ARG_FILES}
+    DESTINATION "${_cmake_dir}")
+endfunction()
