@@ -13,11 +13,10 @@ from hypothesis import strategies as st
 
 from rocke.families import discover_families, get_family
 from rocke.families.configs import family_configs
+from rocke.gates.string_fuzz import outcome, variants
 from rocke.ir import print_kernel
 
 LIBRARY = [f for f in discover_families() if f.owner != "rocke" and f.spec is not None]
-ANY_CHAR = st.characters(exclude_categories=())  # surrogates included
-SPECIAL = st.sampled_from(["\x00", "\udcff", "\ud800", "\u00e9", "\u20ac", "\n", " ", "=", "'"])
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -26,29 +25,9 @@ def _python(name: Any, kv: Any, arch: Any) -> str:
     return print_kernel(family.build(family.spec.from_kv(kv), arch))
 
 
-def _outcome(fn: Any, *args: Any) -> tuple[str, Any]:
-    try:
-        return ("ok", fn(*args))
-    except Exception as exc:  # the type and the text are what is compared
-        return (type(exc).__name__, str(exc))
-
-
 def _valid(family) -> tuple[str, str, str]:
     config = next(c for c in family_configs(family) if not c.refuse)
     return family.name, config.kv, config.arch
-
-
-@st.composite
-def _variant(draw: Any, valid: str) -> str:
-    kind = draw(st.integers(0, 2))
-    if kind == 0:
-        return draw(st.text(ANY_CHAR, max_size=2000))
-    text = valid
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(text)))
-        piece = draw(SPECIAL if kind == 1 else st.text(ANY_CHAR, min_size=1, max_size=4))
-        text = text[:at] + piece + text[at:]
-    return text
 
 
 def test_library_families_exist():
@@ -61,8 +40,8 @@ def test_library_families_exist():
 @given(data=st.data())
 def test_build_family_string_arguments_agree(family, index, data):
     args = list(_valid(family))
-    args[index] = data.draw(_variant(args[index]))
-    assert _outcome(rocke_library_engine.build_family, *args) == _outcome(_python, *args), repr(args)[:300]
+    args[index] = data.draw(variants(args[index]))
+    assert outcome(rocke_library_engine.build_family, *args) == outcome(_python, *args), repr(args)[:300]
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])
@@ -70,7 +49,7 @@ def test_build_family_string_arguments_agree(family, index, data):
 def test_build_family_bytes_arguments_agree(family, index):
     args: list[Any] = list(_valid(family))
     args[index] = args[index].encode()
-    assert _outcome(rocke_library_engine.build_family, *args) == _outcome(_python, *args)
+    assert outcome(rocke_library_engine.build_family, *args) == outcome(_python, *args)
 
 
 def test_the_native_emitter_names_a_directory(tmp_path):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from rocke.arch import eval_layout_expr, get_arch
 from rocke.families import get_family
+from rocke.gates.string_fuzz import outcome, variants
 from rocke.ir import canonicalize, parse_kernel, parse_type, print_kernel, verify
 from rocke.ir.samples import sample_kernels
 from rocke.lower import lower
@@ -59,38 +60,13 @@ BINDINGS: dict[str, tuple[Any, tuple[Any, ...], tuple[int, ...]]] = {
 STRING_ARGS = [(name, index) for name, (_, valid, _) in BINDINGS.items()
                for index, value in enumerate(valid) if isinstance(value, str)]
 
-ANY_CHAR = st.characters(exclude_categories=())  # surrogates included
-SPECIAL = st.sampled_from(["\x00", "\udcff", "\ud800", "\u00e9", "\u20ac", "\U0001f600", "\n", " ", "=", "'", "\\"])
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def outcome(fn: Any, *args: Any) -> tuple[str, Any]:
-    try:
-        return ("ok", fn(*args))
-    except Exception as exc:  # the type and the text are what is compared
-        return (type(exc).__name__, str(exc))
 
 
 def assert_same(name: str, args: tuple[Any, ...]) -> None:
     twin = BINDINGS[name][0]
     cpp = getattr(rocke_engine, name)
     assert outcome(cpp, *args) == outcome(twin, *args), f"{name}{args!r}"[:300]
-
-
-@st.composite
-def variants(draw: Any, valid: str) -> str:
-    """A valid value with a few special or arbitrary characters spliced in, or any text at all."""
-    kind = draw(st.integers(0, 3))
-    if kind == 0:
-        return draw(st.text(ANY_CHAR, max_size=40))
-    if kind == 1:
-        return draw(st.text(ANY_CHAR, min_size=500, max_size=3000))
-    text = valid
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(text)))
-        piece = draw(SPECIAL if kind == 2 else st.text(ANY_CHAR, min_size=1, max_size=4))
-        text = text[:at] + piece + text[at:]
-    return text
 
 
 @pytest.mark.parametrize(("name", "index"), STRING_ARGS)

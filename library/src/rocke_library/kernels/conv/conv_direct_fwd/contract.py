@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer, problem_sizes
 from rocke.helpers import ceil_div, elem_bytes
 
-from ..geometry import output_hw
+from ..launch import fitting_output_hw
 from .spec import ConvDirectFwdSpec
 
 PROBLEM_KEYS = ("n", "h", "w", "c", "k", "g")
@@ -34,10 +34,7 @@ def launch(spec: ConvDirectFwdSpec, problem: Mapping[str, int]) -> LaunchContrac
     vec_dim, vec_name = (c, "c") if spec.depthwise else (c // g, "c/g")
     if vec_dim % spec.vec != 0:
         raise LaunchError(f"{fam}: {vec_name}={vec_dim} is not a multiple of vec={spec.vec}")
-    ho, wo = output_hw(spec, h, w)
-    if ho < 1 or wo < 1:
-        raise LaunchError(f"{fam}: a {h} x {w} input padded by {spec.pad_h}, {spec.pad_w} is smaller than the "
-                          f"filter window")
+    ho, wo = fitting_output_hw(fam, spec, h, w)
     esize = elem_bytes(spec.dtype)
     pixels = n * ho * wo
     buffer_type = f"ptr<{spec.dtype}, global>"

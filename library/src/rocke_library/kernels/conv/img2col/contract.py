@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer, problem_sizes
 from rocke.helpers import ceil_div, elem_bytes
 
-from ..geometry import output_hw
+from ..launch import fitting_output_hw
 from .spec import Img2colSpec
 
 PROBLEM_KEYS = ("n", "h", "w", "c", "g")
@@ -28,10 +28,7 @@ def launch(spec: Img2colSpec, problem: Mapping[str, int]) -> LaunchContract:
     n, h, w, c, g = problem_sizes(spec.FAMILY, problem, PROBLEM_KEYS)
     fam = spec.FAMILY
     cg = check_channels(spec, c, g)
-    ho, wo = output_hw(spec, h, w)
-    if ho < 1 or wo < 1:
-        raise LaunchError(f"{fam}: a {h} x {w} input padded by {spec.pad_h}, {spec.pad_w} is smaller than the "
-                          f"filter window")
+    ho, wo = fitting_output_hw(fam, spec, h, w)
     esize = elem_bytes(spec.dtype)
     rows = n * ho * wo
     buffer_type = f"ptr<{spec.dtype}, global>"
