@@ -102,13 +102,15 @@ def pytest(session: nox.Session, *paths: str, marker: str) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff, import-linter, the shrink-only ratchet, code ownership, and the tools' own tests."""
+    """ruff, import-linter, the shrink-only ratchet, code ownership, the twins' constant spelling, and the
+    tools' own tests."""
     session.install("ruff>=0.6", "import-linter>=2.1", *TEST_REQS)
     session.run("ruff", "check", ".")
     env = {"PYTHONPATH": os.pathsep.join([str(ROOT / "platform" / "src"), str(ROOT / "library" / "src")])}
     session.run("lint-imports", env=env)
     session.run("python", "tools/ratchet.py", "check")
     session.run("python", "tools/owners.py", "check")
+    session.run("python", "tools/cpp_constants.py", "check")
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "tools/tests", *session.posargs, env=env)
 
 

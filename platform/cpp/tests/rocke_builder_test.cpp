@@ -312,9 +312,9 @@ void verifier_rules() {
     fails(k, "[placement] scf.yield at body[1]: must be the last op of a region it terminates");
   }
   KernelDef mfma = samples::gemm_mfma();
-  FakeArch gfx942("gfx942", {}, {{samples::MFMA_OP_ID, {vec(f16, 4), vec(f16, 4), vec(f32, 4)}}});
+  FakeArch gfx942("gfx942", {}, {{samples::kMfmaOpId, {vec(f16, 4), vec(f16, 4), vec(f32, 4)}}});
   verify(mfma, &gfx942);
-  FakeArch wrong("gfx942", {}, {{samples::MFMA_OP_ID, {vec(f16, 8), vec(f16, 8), vec(f32, 4)}}});
+  FakeArch wrong("gfx942", {}, {{samples::kMfmaOpId, {vec(f16, 8), vec(f16, 8), vec(f32, 4)}}});
   fails(mfma,
         "[arch] mma.mma %23 at body[9].body[7]: op_id 'mfma_f32_16x16x16_f16' on gfx942 takes (a, b, c) = "
         "(vec<f16x8>, vec<f16x8>, vec<f32x4>), got (vec<f16x4>, vec<f16x4>, vec<f32x4>)",

@@ -28,7 +28,7 @@ std::vector<std::string> strings(const data::NodeRef& array) {
 
 IntrinsicDef mma_row(const MmaOp& op, std::int64_t index) {
   std::vector<std::string> params{op.a.llvm_type(), op.b.llvm_type(), op.c.llvm_type()};
-  for (const ImmOperand& imm : op.imm_operands) params.push_back(util::cat(imm.type, IMMARG));
+  for (const ImmOperand& imm : op.imm_operands) params.push_back(util::cat(imm.type, kImmarg));
   return IntrinsicDef{index, op.intrinsic, op.c.llvm_type(), std::move(params), "", op.id};
 }
 
@@ -104,9 +104,9 @@ std::vector<std::string> IntrinsicDecl::arg_types() const {
   std::vector<std::string> out;
   out.reserve(params.size());
   for (const std::string& param : params) {
-    bool immarg = param.size() >= IMMARG.size() && param.compare(param.size() - IMMARG.size(), IMMARG.size(),
-                                                                   IMMARG) == 0;
-    out.push_back(immarg ? param.substr(0, param.size() - IMMARG.size()) : param);
+    bool immarg = param.size() >= kImmarg.size() && param.compare(param.size() - kImmarg.size(), kImmarg.size(),
+                                                                   kImmarg) == 0;
+    out.push_back(immarg ? param.substr(0, param.size() - kImmarg.size()) : param);
   }
   return out;
 }

@@ -29,7 +29,7 @@ bool digits_exceed_limit(std::string_view digits) {
   if (first == std::string_view::npos) return false;
   std::string_view significant = digits.substr(first);
   if (significant.size() > 10) return true;
-  return std::stoll(std::string(significant)) > INT_LIMIT;
+  return std::stoll(std::string(significant)) > kIntLimit;
 }
 
 std::vector<Token> tokenize(std::string_view source) {
@@ -148,7 +148,7 @@ class Parser {
 
 std::int64_t LayoutExpr::operator()(std::int64_t lane, std::int64_t slot) const {
   for (auto [name, value] : {std::pair<const char*, std::int64_t>{"lane", lane}, {"slot", slot}}) {
-    if (value > INT_LIMIT || value < -INT_LIMIT) {
+    if (value > kIntLimit || value < -kIntLimit) {
       throw LayoutExprError(prefix(source_) + name + " must be a 32-bit int");
     }
   }
@@ -180,13 +180,13 @@ std::int64_t LayoutExpr::evaluate(std::size_t index, std::int64_t lane, std::int
     }
     value = node.op == '/' ? quotient : remainder;
   }
-  if (value > INT_LIMIT || value < -INT_LIMIT) throw LayoutExprError(prefix(source_) + "value out of range");
+  if (value > kIntLimit || value < -kIntLimit) throw LayoutExprError(prefix(source_) + "value out of range");
   return value;
 }
 
 LayoutExpr parse_layout_expr(std::string_view source) {
-  if (code_points(source) > MAX_LENGTH) {
-    throw LayoutExprError("bad layout expression: longer than " + std::to_string(MAX_LENGTH) + " characters");
+  if (code_points(source) > kMaxLength) {
+    throw LayoutExprError("bad layout expression: longer than " + std::to_string(kMaxLength) + " characters");
   }
   return Parser(source).parse();
 }

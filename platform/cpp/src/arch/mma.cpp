@@ -12,14 +12,14 @@ namespace rocke::arch {
 namespace {
 
 // Scalar element types of the rocke IR (Python's SCALAR_DTYPES); dtype filters must name one.
-constexpr std::array<std::string_view, 8> SCALAR_DTYPES{"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32"};
+constexpr std::array<std::string_view, 8> kScalarDtypes{"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32"};
 
 void check_dtype(const std::optional<std::string>& dtype, const char* what) {
   if (!dtype) return;
-  for (std::string_view known : SCALAR_DTYPES) {
+  for (std::string_view known : kScalarDtypes) {
     if (*dtype == known) return;
   }
-  throw ValueError(util::cat("unknown ", what, " '", *dtype, "'; known: ", util::join(SCALAR_DTYPES, ", ")));
+  throw ValueError(util::cat("unknown ", what, " '", *dtype, "'; known: ", util::join(kScalarDtypes, ", ")));
 }
 
 MmaOperand parse_operand(const data::NodeRef& table, const std::string& name, std::int64_t rows, std::int64_t cols) {

@@ -47,7 +47,7 @@ std::string launch_template_json(const ir::KernelDef& kernel, std::string_view f
     out += "  ],\n";
   }
   out += util::cat("  \"family\": ", json_string(family), ",\n");
-  out += util::cat("  \"format\": ", json_string(kLaunchTemplateFormat), ",\n");
+  out += util::cat("  \"format\": ", json_string(kTemplateFormat), ",\n");
   out += util::cat("  \"kernel\": ", json_string(kernel.name), ",\n");
   auto wg = kernel.attrs.find("max_workgroup_size");
   std::string bound = wg != kernel.attrs.end() && wg->second.is_int() ? std::to_string(wg->second.i) : "null";

@@ -23,8 +23,8 @@ std::string refusal_message(std::string_view family, const RefusalRow& row) {
   std::vector<std::string> parts;
   for (const Measured& m : row.measured) {
     std::vector<std::string> figures;
-    for (std::size_t i = 0; i < kRefusalFigures.size(); ++i) {
-      figures.push_back(util::cat(kRefusalFigures[i], "=", util::int_text(m.figures[i])));
+    for (std::size_t i = 0; i < kFigures.size(); ++i) {
+      figures.push_back(util::cat(kFigures[i], "=", util::int_text(m.figures[i])));
     }
     parts.push_back(util::cat(m.flavor, " ", m.reason, " (", util::join(figures, " "), ")"));
   }

@@ -8,8 +8,8 @@ namespace rocke::gates {
 
 std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload) {
   std::string out;
-  out.reserve(RECORD.size() + kind.size() + payload.size() + 48);
-  out += RECORD;
+  out.reserve(kRecord.size() + kind.size() + payload.size() + 48);
+  out += kRecord;
   out += std::to_string(index);
   out += ' ';
   out += kind;
@@ -21,7 +21,7 @@ std::string write_record(std::int64_t index, std::string_view kind, std::string_
   return out;
 }
 
-std::string write_end(std::int64_t configs) { return util::cat(END, std::to_string(configs), "\n"); }
+std::string write_end(std::int64_t configs) { return util::cat(kEnd, std::to_string(configs), "\n"); }
 
 void FrameWriter::record(std::int64_t index, std::string_view kind, std::string_view payload) {
   // Records arrive config by config; a new index opens the next config.

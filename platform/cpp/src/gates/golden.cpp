@@ -89,7 +89,7 @@ std::string render(const Golden& golden) {
   }
   out += util::cat(" \"count\": ", std::to_string(golden.count), ",\n");
   out += util::cat(" \"family\": ", json_string(golden.family), ",\n");
-  out += util::cat(" \"format\": ", json_string(kGoldenFormat), "\n}\n");
+  out += util::cat(" \"format\": ", json_string(kFormat), "\n}\n");
   return out;
 }
 
@@ -115,7 +115,7 @@ std::vector<std::string> compare(std::string_view family, const std::optional<st
     return v.kind == gates::JsonValue::Kind::String && v.text == text;
   };
   std::vector<std::string> problems;
-  if (!is_string(get("format"), kGoldenFormat) || !is_string(get("family"), family)) {
+  if (!is_string(get("format"), kFormat) || !is_string(get("family"), family)) {
     problems.push_back(util::cat(family, ": golden file has format ", get("format").repr(), " for family ",
                                  get("family").repr()));
   }

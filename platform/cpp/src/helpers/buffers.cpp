@@ -20,7 +20,7 @@ Value* masked_offset(Builder& b, Value* ok, Value* index, std::int64_t esize) {
 }
 
 Value* masked_bytes(Builder& b, Value* ok, Value* byte_offset) {
-  return b.select(ok, byte_offset, const_i32(b, OOB_OFFSET));
+  return b.select(ok, byte_offset, const_i32(b, kOobOffset));
 }
 
 Value* load_guarded(Builder& b, Value* rsrc, Value* index, Value* valid, Type elem, std::int64_t lanes, Hint name) {

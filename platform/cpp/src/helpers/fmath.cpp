@@ -32,15 +32,15 @@ Value* sigmoid_of_scaled(Builder& b, Value* u, double scale, std::int64_t lanes)
 }
 
 Value* silu(Builder& b, Value* x, std::int64_t lanes, Hint name) {
-  return b.mul(x, sigmoid_of_scaled(b, x, -LOG2E, lanes), std::move(name));
+  return b.mul(x, sigmoid_of_scaled(b, x, -kLog2e, lanes), std::move(name));
 }
 
 Value* gelu_tanh(Builder& b, Value* x, std::int64_t lanes, Hint name) {
   Value* x2 = b.mul(x, x);
-  Value* cubic = f32_const(b, GELU_CUBIC, lanes);
+  Value* cubic = f32_const(b, kGeluCubic, lanes);
   Value* one = f32_const(b, 1.0, lanes);
   Value* poly = b.fma(x2, cubic, one);
-  return b.mul(x, sigmoid_of_scaled(b, b.mul(x, poly), GELU_EXP2_SCALE, lanes), std::move(name));
+  return b.mul(x, sigmoid_of_scaled(b, b.mul(x, poly), kGeluExp2Scale, lanes), std::move(name));
 }
 
 Value* relu(Builder& b, Value* x, std::int64_t lanes, Hint name) {

@@ -10,7 +10,7 @@ using ir::Value;
 
 std::optional<TileSplit> split_tile(std::int64_t lines, std::int64_t extent, std::int64_t threads, std::int64_t esize,
                                     std::int64_t max_bytes) {
-  for (std::int64_t vec : VEC_CHOICES) {
+  for (std::int64_t vec : kVecChoices) {
     if (vec * esize > max_bytes || extent % vec != 0) continue;
     std::int64_t count = lines * extent / vec;
     if (count % threads == 0) return TileSplit{lines, extent, threads, vec, count / threads};

@@ -12,8 +12,8 @@ namespace rocke::ir {
 
 namespace {
 
-constexpr std::string_view ATTR_KINDS[] = {"bool", "i32", "i64", "str", "num"};
-constexpr std::string_view ROW_KEYS[] = {"name", "type", "default", "min", "max", "zero_or_pow2", "enum"};
+constexpr std::string_view kAttrKinds[] = {"bool", "i32", "i64", "str", "num"};
+constexpr std::string_view kRowKeys[] = {"name", "type", "default", "min", "max", "zero_or_pow2", "enum"};
 
 // Python's type name of an attribute value, as check_attr_value reports it.
 std::string value_kind(const AttrValue& value) {
@@ -46,14 +46,14 @@ AttrValue value_from_node(const data::NodeRef& node) {
 AttrDef attr_def_from_row(const data::NodeRef& row, std::string_view where) {
   for (std::size_t i = 0; i < row.size(); ++i) {
     std::string_view key = row.key_at(i);
-    if (std::find(std::begin(ROW_KEYS), std::end(ROW_KEYS), key) == std::end(ROW_KEYS)) {
+    if (std::find(std::begin(kRowKeys), std::end(kRowKeys), key) == std::end(kRowKeys)) {
       throw DataError(std::string(where) + ": attribute row has unknown key '" + std::string(key) + "'");
     }
   }
   AttrDef adef;
   adef.name = std::string(row["name"].str());
   adef.kind = std::string(row["type"].str());
-  if (std::find(std::begin(ATTR_KINDS), std::end(ATTR_KINDS), adef.kind) == std::end(ATTR_KINDS)) {
+  if (std::find(std::begin(kAttrKinds), std::end(kAttrKinds), adef.kind) == std::end(kAttrKinds)) {
     throw DataError(std::string(where) + ": attribute '" + adef.name + "' has unknown type '" + adef.kind + "'");
   }
   if (row.has("default")) adef.default_value = value_from_node(row["default"]);

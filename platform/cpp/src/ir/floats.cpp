@@ -21,7 +21,7 @@ double round_half_even(double x) {
 }  // namespace
 
 std::uint64_t float_to_bits(double value) {
-  if (std::isnan(value)) return CANONICAL_NAN_BITS;
+  if (std::isnan(value)) return kCanonicalNanBits;
   return std::bit_cast<std::uint64_t>(value);
 }
 
@@ -34,7 +34,7 @@ std::string format_float_hex(double value) {
 }
 
 double round_to_format(double value, int exp_bits, int man_bits) {
-  if (std::isnan(value)) return bits_to_float(CANONICAL_NAN_BITS);
+  if (std::isnan(value)) return bits_to_float(kCanonicalNanBits);
   if (value == 0.0 || std::isinf(value)) return value;
   const int bias = (1 << (exp_bits - 1)) - 1;
   const int min_normal_exp = 1 - bias;

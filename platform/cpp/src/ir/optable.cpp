@@ -10,17 +10,17 @@ namespace rocke::ir {
 
 namespace {
 
-constexpr std::string_view TYPE_RULES[] = {
+constexpr std::string_view kTypeRules[] = {
     "none",     "fixed",         "explicit",         "same_as_operand0", "same_as_operand1",
     "same_as_operand2", "cmp_i1", "cast",           "cast_wider",       "cast_narrower",
     "cast_same_bits",   "load",   "elem_of_operand0", "splat",          "iter_args",
 };
-constexpr std::string_view EXPLICIT_RULES[] = {"explicit", "cast", "cast_wider", "cast_narrower", "cast_same_bits"};
-constexpr std::string_view CHECKS[] = {"store_value", "vec_index", "insert_elem"};
-constexpr std::string_view PLACEMENTS[] = {"any", "kernel_body", "terminator"};
-constexpr std::string_view REGION_ARGS[] = {"none", "for_body"};
-constexpr std::string_view ARCH_RULES[] = {"", "mma_signature"};
-constexpr std::string_view OP_KEYS[] = {"name",    "builder",    "summary",   "operands",  "results",
+constexpr std::string_view kExplicitRules[] = {"explicit", "cast", "cast_wider", "cast_narrower", "cast_same_bits"};
+constexpr std::string_view kChecks[] = {"store_value", "vec_index", "insert_elem"};
+constexpr std::string_view kPlacements[] = {"any", "kernel_body", "terminator"};
+constexpr std::string_view kRegionArgs[] = {"none", "for_body"};
+constexpr std::string_view kArchRules[] = {"", "mma_signature"};
+constexpr std::string_view kOpKeys[] = {"name",    "builder",    "summary",   "operands",  "results",
                                         "attrs",   "type_rule",  "pure",      "convergent", "feature",
                                         "arch_rule", "checks",   "placement", "regions"};
 
@@ -76,9 +76,9 @@ std::vector<std::string> strings_of(const data::NodeRef& array) {
 OpDef op_from_row(const data::NodeRef& row) {
   std::string name = row.has("name") ? std::string(row["name"].str()) : std::string("?");
   std::string where = "ops.toml op '" + name + "'";
-  if (row.size() != std::size(OP_KEYS)) throw DataError(where + ": keys must be exactly the op keys");
+  if (row.size() != std::size(kOpKeys)) throw DataError(where + ": keys must be exactly the op keys");
   for (std::size_t i = 0; i < row.size(); ++i) {
-    if (!one_of(row.key_at(i), OP_KEYS)) throw DataError(where + ": unknown key '" + std::string(row.key_at(i)) + "'");
+    if (!one_of(row.key_at(i), kOpKeys)) throw DataError(where + ": unknown key '" + std::string(row.key_at(i)) + "'");
   }
   OpDef op;
   op.name = name;
@@ -99,14 +99,14 @@ OpDef op_from_row(const data::NodeRef& row) {
     data::NodeRef reg = regions.at(i);
     RegionDef rdef{std::string(reg["name"].str()), std::string(reg["args"].str()),
                    std::string(reg["terminator"].str())};
-    if (reg.size() != 3 || !one_of(rdef.args, REGION_ARGS)) throw DataError(where + ": bad region");
+    if (reg.size() != 3 || !one_of(rdef.args, kRegionArgs)) throw DataError(where + ": bad region");
     op.regions.push_back(std::move(rdef));
   }
-  if (!one_of(op.type_rule, TYPE_RULES)) throw DataError(where + ": unknown type_rule '" + op.type_rule + "'");
+  if (!one_of(op.type_rule, kTypeRules)) throw DataError(where + ": unknown type_rule '" + op.type_rule + "'");
   for (const std::string& check : op.checks) {
-    if (!one_of(check, CHECKS)) throw DataError(where + ": unknown check '" + check + "'");
+    if (!one_of(check, kChecks)) throw DataError(where + ": unknown check '" + check + "'");
   }
-  if (!one_of(op.placement, PLACEMENTS) || !one_of(op.arch_rule, ARCH_RULES)) {
+  if (!one_of(op.placement, kPlacements) || !one_of(op.arch_rule, kArchRules)) {
     throw DataError(where + ": unknown placement or arch_rule");
   }
   if (op.type_rule == "fixed") {
@@ -227,7 +227,7 @@ const OpDef& get_op(std::string_view name) {
   return *opdef;
 }
 
-bool is_explicit_rule(std::string_view rule) { return one_of(rule, EXPLICIT_RULES); }
+bool is_explicit_rule(std::string_view rule) { return one_of(rule, kExplicitRules); }
 
 std::vector<Type> fixed_result_types(const OpDef& opdef) {
   std::vector<Type> out;

@@ -337,7 +337,7 @@ KernelDef gemm_mfma() {
     Value* col = b.add(k0, kofs, "col");
     Value* afrag = b.load(pa, b.add(b.mul(row, k), col), {.lanes = 4, .align = 8, .name = "afrag"});
     Value* bfrag = b.load(pbt, b.add(b.mul(row, k), col), {.lanes = 4, .align = 8, .name = "bfrag"});
-    return Values{b.mma(MFMA_OP_ID, afrag, bfrag, acc, "acc")};
+    return Values{b.mma(kMfmaOpId, afrag, bfrag, acc, "acc")};
   };
 
   Value* acc = b.for_(b.const_(0, i32), k, c16, {acc0}, body, {.names = Names{"acc"}, .iv_name = "k0"})[0];
@@ -364,7 +364,7 @@ KernelDef gemm_wmma() {
   Value* start = b.mul(row, c16, "start");
   Value* afrag = b.load(pa, start, {.lanes = 16, .align = 32, .name = "afrag"});
   Value* bfrag = b.load(pbt, start, {.lanes = 16, .align = 32, .name = "bfrag"});
-  Value* acc = b.mma(WMMA_OP_ID, afrag, bfrag, b.splat(b.const_(0.0, f32), 8), "acc");
+  Value* acc = b.mma(kWmmaOpId, afrag, bfrag, b.splat(b.const_(0.0, f32), 8), "acc");
   for (int j = 0; j < 8; ++j) {
     Value* out_row = b.add(b.const_(2 * j, i32), half);
     Value* index = b.add(b.mul(out_row, c16), row);

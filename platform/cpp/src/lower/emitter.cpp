@@ -42,7 +42,7 @@ FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flav
                                  LowerOp lower_op_)
     : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
-void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(INDENT, line)); }
+void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(kIndent, line)); }
 
 void FunctionEmitter::label(std::string_view name) {
   lines.push_back(util::cat(name, ":"));

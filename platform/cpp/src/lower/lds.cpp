@@ -36,7 +36,7 @@ LdsPlan plan_lds(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {
 }
 
 std::string pool_global(const LdsPlan& plan) {
-  return util::cat(POOL_NAME, " = internal addrspace(3) global [", std::to_string(plan.size), " x i8] poison, align ",
+  return util::cat(kPoolName, " = internal addrspace(3) global [", std::to_string(plan.size), " x i8] poison, align ",
                    std::to_string(plan.align));
 }
 

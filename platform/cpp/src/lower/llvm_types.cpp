@@ -80,7 +80,7 @@ std::int64_t byte_size(const ir::Type& ty) {
 std::int64_t natural_align(const ir::Type& ty) {
   std::int64_t size = byte_size(ty);
   std::int64_t align = 1;
-  while (align < MAX_NATURAL_ALIGN && size % (align * 2) == 0) align *= 2;
+  while (align < kMaxNaturalAlign && size % (align * 2) == 0) align *= 2;
   return align;
 }
 

@@ -17,7 +17,7 @@ struct Binary {
   std::string_view int_inst;
   std::string_view float_inst;
 };
-constexpr Binary BINARY[] = {
+constexpr Binary kBinary[] = {
     {"arith.add", "add", "fadd"},   {"arith.sub", "sub", "fsub"},   {"arith.mul", "mul", "fmul"},
     {"arith.divf", "", "fdiv"},     {"arith.divs", "sdiv", ""},     {"arith.divu", "udiv", ""},
     {"arith.rems", "srem", ""},     {"arith.remu", "urem", ""},     {"arith.and", "and", ""},
@@ -25,14 +25,14 @@ constexpr Binary BINARY[] = {
     {"arith.shrs", "ashr", ""},     {"arith.shru", "lshr", ""},
 };
 // Integer min/max as compare + select (what LLVM matches to v_min/v_max).
-constexpr std::pair<std::string_view, std::string_view> MINMAX[] = {
+constexpr std::pair<std::string_view, std::string_view> kMinmax[] = {
     {"arith.mins", "slt"}, {"arith.maxs", "sgt"}, {"arith.minu", "ult"}, {"arith.maxu", "ugt"}};
-constexpr std::pair<std::string_view, std::string_view> CASTS[] = {
+constexpr std::pair<std::string_view, std::string_view> kCasts[] = {
     {"arith.extf", "fpext"},   {"arith.truncf", "fptrunc"}, {"arith.sitofp", "sitofp"}, {"arith.uitofp", "uitofp"},
     {"arith.fptosi", "fptosi"}, {"arith.fptoui", "fptoui"}, {"arith.exts", "sext"},     {"arith.extu", "zext"},
     {"arith.trunc", "trunc"}};
 // Float ops that are calls of an overloaded LLVM intrinsic (operands in order).
-constexpr std::pair<std::string_view, std::string_view> FLOAT_INTRINSICS[] = {
+constexpr std::pair<std::string_view, std::string_view> kFloatIntrinsics[] = {
     {"arith.fma", "llvm.fma.{M}"}, {"arith.minf", "llvm.minnum.{M}"}, {"arith.maxf", "llvm.maxnum.{M}"}};
 
 template <class Table>
@@ -52,7 +52,7 @@ void lower_binary(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& lhs = *op.operands[0];
   const ir::Value& rhs = *op.operands[1];
   const Binary* row = nullptr;
-  for (const Binary& entry : BINARY) {
+  for (const Binary& entry : kBinary) {
     if (entry.op == op.opcode) row = &entry;
   }
   std::string_view inst = elem_of(lhs.type).is_float() ? row->float_inst : row->int_inst;
@@ -94,13 +94,13 @@ void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
   std::string ty = llvm_type(lhs.type);
   std::string cond_ty = lanes_of(lhs.type) ? util::cat("<", std::to_string(lanes_of(lhs.type)), " x i1>") : "i1";
   std::string cond = em.temp();
-  em.emit(util::cat(cond, " = icmp ", lookup(MINMAX, op.opcode), " ", ty, " ", em.ref(lhs), ", ", em.ref(rhs)));
+  em.emit(util::cat(cond, " = icmp ", lookup(kMinmax, op.opcode), " ", ty, " ", em.ref(lhs), ", ", em.ref(rhs)));
   std::string name = em.bind(*op.results[0]);
   em.emit(util::cat(name, " = select ", cond_ty, " ", cond, ", ", ty, " ", em.ref(lhs), ", ", ty, " ", em.ref(rhs)));
 }
 
 void lower_float_intrinsic(FunctionEmitter& em, const ir::Op& op) {
-  em.call_float(lookup(FLOAT_INTRINSICS, op.opcode), op);
+  em.call_float(lookup(kFloatIntrinsics, op.opcode), op);
 }
 
 void lower_cmp(FunctionEmitter& em, const ir::Op& op) {
@@ -122,21 +122,21 @@ void lower_select(FunctionEmitter& em, const ir::Op& op) {
 void lower_cast(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
   std::string name = em.bind(result);
-  em.emit(util::cat(name, " = ", lookup(CASTS, op.opcode), " ", em.typed(*op.operands[0]), " to ",
+  em.emit(util::cat(name, " = ", lookup(kCasts, op.opcode), " ", em.typed(*op.operands[0]), " to ",
                     llvm_type(result.type)));
 }
 
 Lowerings build() {
   Lowerings out{{"arith.constant", &lower_constant}};
-  for (const Binary& entry : BINARY) out.emplace_back(entry.op, &lower_binary);
+  for (const Binary& entry : kBinary) out.emplace_back(entry.op, &lower_binary);
   out.emplace_back("arith.remf", &lower_remf);
   out.emplace_back("arith.negf", &lower_negf);
-  for (const auto& [name, pred] : MINMAX) out.emplace_back(name, &lower_minmax);
-  for (const auto& [name, intrinsic] : FLOAT_INTRINSICS) out.emplace_back(name, &lower_float_intrinsic);
+  for (const auto& [name, pred] : kMinmax) out.emplace_back(name, &lower_minmax);
+  for (const auto& [name, intrinsic] : kFloatIntrinsics) out.emplace_back(name, &lower_float_intrinsic);
   out.emplace_back("arith.cmpi", &lower_cmp);
   out.emplace_back("arith.cmpf", &lower_cmp);
   out.emplace_back("arith.select", &lower_select);
-  for (const auto& [name, inst] : CASTS) out.emplace_back(name, &lower_cast);
+  for (const auto& [name, inst] : kCasts) out.emplace_back(name, &lower_cast);
   return out;
 }
 

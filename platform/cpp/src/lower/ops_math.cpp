@@ -13,11 +13,11 @@ namespace rocke::lower::ops_math {
 namespace {
 
 // Ops that are calls of an overloaded LLVM intrinsic (operands in order).
-constexpr std::pair<std::string_view, std::string_view> INTRINSICS[] = {
+constexpr std::pair<std::string_view, std::string_view> kIntrinsics[] = {
     {"math.exp2", "llvm.exp2.{M}"}, {"math.log2", "llvm.log2.{M}"}, {"math.sqrt", "llvm.sqrt.{M}"}};
 
 void lower_intrinsic(FunctionEmitter& em, const ir::Op& op) {
-  for (const auto& [name, intrinsic] : INTRINSICS) {
+  for (const auto& [name, intrinsic] : kIntrinsics) {
     if (name == op.opcode) return em.call_float(intrinsic, op);
   }
   throw KeyError(util::cat("'", op.opcode, "'"));
@@ -44,7 +44,7 @@ void lower_rsqrt(FunctionEmitter& em, const ir::Op& op) {
 
 Lowerings build() {
   Lowerings out;
-  for (const auto& [name, intrinsic] : INTRINSICS) out.emplace_back(name, &lower_intrinsic);
+  for (const auto& [name, intrinsic] : kIntrinsics) out.emplace_back(name, &lower_intrinsic);
   out.emplace_back("math.rcp", &lower_rcp);
   out.emplace_back("math.rsqrt", &lower_rsqrt);
   return out;

@@ -12,9 +12,9 @@ namespace {
 
 // Bytes a raw buffer access moves -> the name suffix of the buffer intrinsic that moves them (its
 // memory type is the intrinsic's: the return type of a load, the data operand of a store).
-constexpr std::pair<std::int64_t, std::string_view> BUFFER_SUFFIXES[] = {
+constexpr std::pair<std::int64_t, std::string_view> kBufferSuffixes[] = {
     {1, "i8"}, {2, "i16"}, {4, "i32"}, {8, "v2i32"}, {12, "v3i32"}, {16, "v4i32"}};
-constexpr std::string_view BUFFER_SIZES_TEXT = "1, 2, 4, 8, 12 or 16";
+constexpr std::string_view kBufferSizesText = "1, 2, 4, 8, 12 or 16";
 
 std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
 
@@ -65,7 +65,7 @@ void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
   std::string name = em.bind(result);
-  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", POOL_NAME, ", i32 ",
+  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
                     std::to_string(offset->second)));
 }
 
@@ -95,11 +95,11 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
 // The intrinsic suffix of the buffer access moving a value_type.
 std::string_view buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
   std::int64_t size = byte_size(value_type);
-  for (const auto& [bytes, suffix] : BUFFER_SUFFIXES) {
+  for (const auto& [bytes, suffix] : kBufferSuffixes) {
     if (bytes == size) return suffix;
   }
   throw em.error(util::cat("a buffer access of ", value_type.text(), " moves ", std::to_string(size),
-                           " bytes; raw buffer accesses move ", BUFFER_SIZES_TEXT, " bytes"));
+                           " bytes; raw buffer accesses move ", kBufferSizesText, " bytes"));
 }
 
 void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {

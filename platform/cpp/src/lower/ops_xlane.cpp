@@ -13,8 +13,8 @@ namespace {
 
 // ds_swizzle bitmask mode (offset bit 15 clear): and_mask = bits 0-4, or_mask = bits 5-9,
 // xor_mask = bits 10-14, acting within each group of 32 lanes.
-constexpr std::int64_t SWIZZLE_XOR_SHIFT = 10;
-constexpr std::int64_t SWIZZLE_AND_ALL = 0x1F;
+constexpr std::int64_t kSwizzleXorShift = 10;
+constexpr std::int64_t kSwizzleAndAll = 0x1F;
 
 // value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words).
 std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
@@ -51,8 +51,8 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
                              std::to_string(em.arch.wave_size), " of ", em.arch.name));
   }
   std::string x = as_i32(em, *op.operands[0]);
-  if (mask <= SWIZZLE_AND_ALL) {
-    call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(mask << SWIZZLE_XOR_SHIFT | SWIZZLE_AND_ALL)});
+  if (mask <= kSwizzleAndAll) {
+    call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(mask << kSwizzleXorShift | kSwizzleAndAll)});
     return;
   }
   std::string lane = ops_gpu::emit_lane_id(em, std::nullopt);

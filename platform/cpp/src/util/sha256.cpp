@@ -69,11 +69,11 @@ std::string sha256_hex(std::string_view data) {
   for (std::size_t offset = 0; offset < padded.size(); offset += 64) {
     compress(h, reinterpret_cast<const unsigned char*>(padded.data() + offset));
   }
-  static constexpr char HEX[] = "0123456789abcdef";
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);
   for (std::uint32_t word : h) {
-    for (int shift = 28; shift >= 0; shift -= 4) out.push_back(HEX[(word >> shift) & 0xfu]);
+    for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(word >> shift) & 0xfu]);
   }
   return out;
 }

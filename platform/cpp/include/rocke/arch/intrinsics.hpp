@@ -14,7 +14,7 @@
 
 namespace rocke::arch {
 
-inline constexpr std::string_view IMMARG = " immarg";
+inline constexpr std::string_view kImmarg = " immarg";
 
 // One row of the full intrinsic table (index = its position, which orders declarations).
 struct IntrinsicDef {

@@ -6,9 +6,9 @@
 //     factor := INT | 'lane' | 'slot' | '(' expr ')'
 //     INT    := [0-9]+
 //
-// Spaces are allowed between tokens; a formula is at most MAX_LENGTH characters. '/' is floor
+// Spaces are allowed between tokens; a formula is at most kMaxLength characters. '/' is floor
 // division and '%' the matching floor modulo; division by zero is an error; there is no unary
-// minus. Literals and every intermediate value stay within +-INT_LIMIT. Every failure is a
+// minus. Literals and every intermediate value stay within +-kIntLimit. Every failure is a
 // LayoutExprError with the Python engine's message.
 #pragma once
 
@@ -19,8 +19,8 @@
 
 namespace rocke::arch {
 
-inline constexpr std::size_t MAX_LENGTH = 200;
-inline constexpr std::int64_t INT_LIMIT = 2147483647;  // 2**31 - 1
+inline constexpr std::size_t kMaxLength = 200;
+inline constexpr std::int64_t kIntLimit = 2147483647;  // 2**31 - 1
 
 // A parsed layout formula; evaluate with expr(lane, slot).
 class LayoutExpr {

@@ -10,7 +10,7 @@
 
 namespace rocke::families {
 
-inline constexpr std::string_view kLaunchTemplateFormat = "rocke.launch-template/1";
+inline constexpr std::string_view kTemplateFormat = "rocke.launch-template/1";
 
 // template_json(launch_template(kernel, family=, spec=, arch=)): sorted keys, two-space indent, LF.
 std::string launch_template_json(const ir::KernelDef& kernel, std::string_view family, std::string_view spec,

@@ -6,7 +6,7 @@
 // A family's table is generated from its <family>.refusals.json (written by the validity gate)
 // into a committed source of its owner package (platform/tools/gen_cpp_tables.py for platform's;
 // a library package generates its own the same way); no hand copy. Rows are sorted by
-// (arch, digest); the measured figures of each flavor are in kRefusalFigures order.
+// (arch, digest); the measured figures of each flavor are in kFigures order.
 #pragma once
 
 #include <array>
@@ -19,7 +19,7 @@
 namespace rocke::families {
 
 // The measured figures a row records per flavor, in the order the refusal message names them.
-inline constexpr std::array<std::string_view, 8> kRefusalFigures = {
+inline constexpr std::array<std::string_view, 8> kFigures = {
     "vgprs", "agprs", "sgprs", "vgpr_spill", "sgpr_spill", "scratch_bytes", "lds_bytes", "occupancy",
 };
 
@@ -27,7 +27,7 @@ inline constexpr std::array<std::string_view, 8> kRefusalFigures = {
 struct Measured {
   std::string_view flavor;
   std::string_view reason;
-  std::array<std::int64_t, kRefusalFigures.size()> figures;  // kRefusalFigures order
+  std::array<std::int64_t, kFigures.size()> figures;  // kFigures order
 };
 
 struct RefusalRow {

@@ -6,7 +6,7 @@
 // spec is a struct deriving from Spec<Itself> that lists its fields and its rules:
 //
 //     struct ElementwiseSpec : Spec<ElementwiseSpec> {
-//       static constexpr std::string_view FAMILY = "elementwise";
+//       static constexpr std::string_view kFamily = "elementwise";
 //       std::int64_t block = 0;
 //       std::string dtype;
 //       static const std::vector<Field<ElementwiseSpec>>& fields();  // {"block", &ElementwiseSpec::block}, ...
@@ -75,7 +75,7 @@ struct Field {
   std::variant<std::int64_t S::*, std::string S::*, bool S::*> member;
 };
 
-// Base of every family spec (CRTP): Derived provides FAMILY, fields() and check().
+// Base of every family spec (CRTP): Derived provides kFamily, fields() and check().
 template <class Derived>
 class Spec {
  public:
@@ -93,7 +93,7 @@ class Spec {
 
   // Python: Spec.from_kv -- parse text, then run the spec's rules.
   static Derived from_kv(std::string_view text) {
-    KvValues values = parse_kv(Derived::FAMILY, field_types(), text);
+    KvValues values = parse_kv(Derived::kFamily, field_types(), text);
     Derived spec;
     for (const Field<Derived>& field : Derived::fields()) {
       const FieldValue& value = values.find(field.name)->second;
@@ -112,12 +112,12 @@ class Spec {
         return std::visit([&](auto member) { return FieldValue(self.*member); }, entry.member);
       }
     }
-    throw ValueError(util::cat(Derived::FAMILY, ": no field '", field, "'"));
+    throw ValueError(util::cat(Derived::kFamily, ": no field '", field, "'"));
   }
 
   // Python: Spec.fail -- raise SpecError("FAMILY: FIELD=VALUE: RULE").
   [[noreturn]] void fail(std::string_view field, std::string_view rule) const {
-    std::string message(Derived::FAMILY);
+    std::string message(Derived::kFamily);
     message.append(": ").append(field).append("=").append(format_value(value(field))).append(": ").append(rule);
     throw SpecError(std::move(message));
   }
@@ -135,8 +135,8 @@ class Spec {
     return out;
   }
 
-  std::string digest() const { return spec_digest(Derived::FAMILY, to_kv()); }
-  std::string kernel_name() const { return spec_kernel_name(Derived::FAMILY, to_kv()); }
+  std::string digest() const { return spec_digest(Derived::kFamily, to_kv()); }
+  std::string kernel_name() const { return spec_kernel_name(Derived::kFamily, to_kv()); }
 
   // Python: Spec.check -- no rules; a family spec declares its own check() const.
   void check() const {}
@@ -144,17 +144,17 @@ class Spec {
 
 // Rules shared by family specs; a spec's check() calls them in its own rule order (Python:
 // check_dtype, check_vec, check_threads in rocke/families/spec.py).
-inline constexpr std::array<std::int64_t, 4> VEC_WIDTHS = {1, 2, 4, 8};
-inline constexpr std::int64_t MAX_ACCESS_BYTES = 16;  // the widest buffer access (dwordx4)
-inline constexpr std::int64_t THREAD_STEP = 32;  // the smaller wave size; build() also requires the arch's wave size
-inline constexpr std::int64_t MAX_THREADS = 1024;
+inline constexpr std::array<std::int64_t, 4> kVecWidths = {1, 2, 4, 8};
+inline constexpr std::int64_t kMaxAccessBytes = 16;  // the widest buffer access (dwordx4)
+inline constexpr std::int64_t kThreadStep = 32;  // the smaller wave size; build() also requires the arch's wave size
+inline constexpr std::int64_t kMaxThreads = 1024;
 
 // Python: check_dtype -- spec.dtype is a float storage type.
 template <class S>
 void check_dtype(const S& spec) {
-  using helpers::FLOAT_DTYPES;
-  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), spec.dtype) == FLOAT_DTYPES.end()) {
-    spec.fail("dtype", util::cat("must be one of ", util::join(FLOAT_DTYPES, ", ")));
+  using helpers::kFloatDtypes;
+  if (std::find(kFloatDtypes.begin(), kFloatDtypes.end(), spec.dtype) == kFloatDtypes.end()) {
+    spec.fail("dtype", util::cat("must be one of ", util::join(kFloatDtypes, ", ")));
   }
 }
 
@@ -162,13 +162,13 @@ void check_dtype(const S& spec) {
 // access.
 template <class S>
 void check_vec(const S& spec) {
-  if (std::find(VEC_WIDTHS.begin(), VEC_WIDTHS.end(), spec.vec) == VEC_WIDTHS.end()) {
+  if (std::find(kVecWidths.begin(), kVecWidths.end(), spec.vec) == kVecWidths.end()) {
     spec.fail("vec", "must be 1, 2, 4 or 8");
   }
-  std::int64_t most = MAX_ACCESS_BYTES / helpers::elem_bytes(spec.dtype);
+  std::int64_t most = kMaxAccessBytes / helpers::elem_bytes(spec.dtype);
   if (spec.vec > most) {
     spec.fail("vec", util::cat("one ", spec.dtype, " access holds at most ", std::to_string(most), " elements (",
-                               std::to_string(MAX_ACCESS_BYTES), " bytes)"));
+                               std::to_string(kMaxAccessBytes), " bytes)"));
   }
 }
 
@@ -177,9 +177,9 @@ void check_vec(const S& spec) {
 // the rule.
 template <class S>
 void check_threads(const S& spec, std::string_view field, std::int64_t threads, std::string_view what = "") {
-  if (threads < THREAD_STEP || threads > MAX_THREADS || threads % THREAD_STEP != 0) {
-    spec.fail(field, util::cat(what, "must be a multiple of ", std::to_string(THREAD_STEP), " in ",
-                               std::to_string(THREAD_STEP), "..", std::to_string(MAX_THREADS)));
+  if (threads < kThreadStep || threads > kMaxThreads || threads % kThreadStep != 0) {
+    spec.fail(field, util::cat(what, "must be a multiple of ", std::to_string(kThreadStep), " in ",
+                               std::to_string(kThreadStep), "..", std::to_string(kMaxThreads)));
   }
 }
 

@@ -17,8 +17,8 @@
 
 namespace rocke::gates {
 
-inline constexpr std::string_view RECORD = "@@rocke-record ";
-inline constexpr std::string_view END = "@@rocke-end ";
+inline constexpr std::string_view kRecord = "@@rocke-record ";
+inline constexpr std::string_view kEnd = "@@rocke-end ";
 
 // The bytes of one record.
 std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload);

@@ -19,7 +19,7 @@
 
 namespace rocke::gates {
 
-inline constexpr std::string_view kGoldenFormat = "rocke.golden/1";
+inline constexpr std::string_view kFormat = "rocke.golden/1";
 // The golden file's name, beside the config file in the family's folder (golden_name).
 inline constexpr std::string_view kGoldenSuffix = ".golden.json";
 

@@ -2,7 +2,7 @@
 // Python twin: rocke/helpers/buffers.py
 //
 // A raw buffer access whose byte range lies past num_records reads zero and drops stores. Lanes
-// that must not touch memory get the byte offset OOB_OFFSET (2^31 as i32), past any buffer of
+// that must not touch memory get the byte offset kOobOffset (2^31 as i32), past any buffer of
 // fewer than 2^31 bytes. A vector access that straddles the end is chipset-dependent, so vectors
 // are split: a whole vector when every element is inside, otherwise one masked scalar access per
 // element.
@@ -15,13 +15,13 @@
 namespace rocke::helpers {
 
 // 0x80000000 as i32: past the end of every buffer the launch contracts allow.
-inline constexpr std::int64_t OOB_OFFSET = -(std::int64_t{1} << 31);
+inline constexpr std::int64_t kOobOffset = -(std::int64_t{1} << 31);
 
 // Buffer resource over `elems` elements of esize bytes starting at pointer base.
 ir::Value* buffer_rsrc(ir::Builder& b, ir::Value* base, ir::Value* elems, std::int64_t esize, ir::Hint name = {});
-// Byte offset of element index when ok, else OOB_OFFSET.
+// Byte offset of element index when ok, else kOobOffset.
 ir::Value* masked_offset(ir::Builder& b, ir::Value* ok, ir::Value* index, std::int64_t esize);
-// byte_offset when ok, else OOB_OFFSET.
+// byte_offset when ok, else kOobOffset.
 ir::Value* masked_bytes(ir::Builder& b, ir::Value* ok, ir::Value* byte_offset);
 // `lanes` consecutive elements from element index; elements j >= valid (device i32) read 0.
 ir::Value* load_guarded(ir::Builder& b, ir::Value* rsrc, ir::Value* index, ir::Value* valid, ir::Type elem,

@@ -24,7 +24,7 @@
 
 namespace rocke::helpers {
 
-inline constexpr std::array<std::string_view, 2> CHAIN_OPERANDS = {"a", "b"};
+inline constexpr std::array<std::string_view, 2> kChainOperands = {"a", "b"};
 
 // picks[step][slot] = (rep, C slot) of the element the next operand's slot takes.
 struct ChainPlan {

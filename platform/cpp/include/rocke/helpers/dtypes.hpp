@@ -10,7 +10,7 @@
 
 namespace rocke::helpers {
 
-inline constexpr std::array<std::string_view, 3> FLOAT_DTYPES = {"f16", "bf16", "f32"};
+inline constexpr std::array<std::string_view, 3> kFloatDtypes = {"f16", "bf16", "f32"};
 
 // The IR scalar type of a dtype name (f16, bf16, f32, i32, ...).
 ir::Type ir_type(std::string_view dtype);

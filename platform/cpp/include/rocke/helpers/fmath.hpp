@@ -12,9 +12,9 @@
 
 namespace rocke::helpers {
 
-inline constexpr double LOG2E = 1.4426950408889634;            // log2(e)
-inline constexpr double GELU_CUBIC = 0.044715;                 // the cubic coefficient of the tanh approximation
-inline constexpr double GELU_EXP2_SCALE = -2.302208198144325;  // -2 * log2(e) * sqrt(2 / pi)
+inline constexpr double kLog2e = 1.4426950408889634;            // log2(e)
+inline constexpr double kGeluCubic = 0.044715;                 // the cubic coefficient of the tanh approximation
+inline constexpr double kGeluExp2Scale = -2.302208198144325;  // -2 * log2(e) * sqrt(2 / pi)
 
 // An f32 constant, splat to `lanes` lanes when lanes > 1.
 ir::Value* f32_const(ir::Builder& b, double value, std::int64_t lanes, ir::Hint name = {});

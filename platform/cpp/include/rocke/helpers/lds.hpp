@@ -10,7 +10,7 @@
 
 namespace rocke::helpers {
 
-inline constexpr std::int64_t LDS_ALIGN = 16;  // bytes; every tile starts on a 16-byte boundary
+inline constexpr std::int64_t kLdsAlign = 16;  // bytes; every tile starts on a 16-byte boundary
 
 struct PaddedTile {
   std::int64_t rows = 0;
@@ -24,7 +24,7 @@ struct PaddedTile {
   // Bytes allocated, rounded up to the allocation alignment.
   std::int64_t nbytes(std::int64_t esize) const {
     std::int64_t raw = count() * esize;
-    return (raw + LDS_ALIGN - 1) / LDS_ALIGN * LDS_ALIGN;
+    return (raw + kLdsAlign - 1) / kLdsAlign * kLdsAlign;
   }
 };
 

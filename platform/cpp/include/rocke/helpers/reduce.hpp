@@ -11,7 +11,7 @@
 
 namespace rocke::helpers {
 
-inline constexpr std::array<std::string_view, 2> REDUCE_KINDS = {"add", "max"};
+inline constexpr std::array<std::string_view, 2> kReduceKinds = {"add", "max"};
 
 // x + y or max(x, y) for f32 or i32 scalars.
 ir::Value* combine(ir::Builder& b, std::string_view kind, ir::Value* x, ir::Value* y, ir::Hint name = {});

@@ -16,7 +16,7 @@
 
 namespace rocke::helpers {
 
-inline constexpr std::array<std::int64_t, 4> VEC_CHOICES = {8, 4, 2, 1};
+inline constexpr std::array<std::int64_t, 4> kVecChoices = {8, 4, 2, 1};
 
 struct TileSplit {
   std::int64_t lines = 0;

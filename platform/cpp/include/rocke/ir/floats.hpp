@@ -11,7 +11,7 @@
 
 namespace rocke::ir {
 
-inline constexpr std::uint64_t CANONICAL_NAN_BITS = 0x7FF8000000000000ULL;
+inline constexpr std::uint64_t kCanonicalNanBits = 0x7FF8000000000000ULL;
 
 // binary64 bit pattern of value (NaN canonicalized).
 std::uint64_t float_to_bits(double value);

@@ -11,8 +11,8 @@
 
 namespace rocke::ir::samples {
 
-inline constexpr const char* MFMA_OP_ID = "mfma_f32_16x16x16_f16";
-inline constexpr const char* WMMA_OP_ID = "wmma_f32_16x16x16_f16_gfx11";
+inline constexpr const char* kMfmaOpId = "mfma_f32_16x16x16_f16";
+inline constexpr const char* kWmmaOpId = "wmma_f32_16x16x16_f16_gfx11";
 
 KernelDef axpy();
 KernelDef vec_ops();

@@ -23,7 +23,7 @@
 
 namespace rocke::lower {
 
-inline constexpr std::string_view INDENT = "  ";
+inline constexpr std::string_view kIndent = "  ";
 
 // An integer attribute of a verified op.
 std::int64_t int_attr(const ir::Op& op, std::string_view name);

@@ -18,7 +18,7 @@
 
 namespace rocke::lower {
 
-inline constexpr std::string_view POOL_NAME = "@rocke.lds";
+inline constexpr std::string_view kPoolName = "@rocke.lds";
 
 struct LdsPlan {
   std::unordered_map<std::int64_t, std::int64_t> offsets;  // result id of each mem.lds_alloc -> byte offset

@@ -15,7 +15,7 @@
 
 namespace rocke::lower {
 
-inline constexpr std::int64_t MAX_NATURAL_ALIGN = 16;
+inline constexpr std::int64_t kMaxNaturalAlign = 16;
 
 std::string scalar_text(const ir::Type& scalar);
 // LLVM spelling of a rocke.ir type: i32, half, <4 x float>, ptr addrspace(1), ptr addrspace(8).

@@ -27,14 +27,14 @@ const std::vector<Field<ElementwiseSpec>>& ElementwiseSpec::fields() {
 }
 
 void ElementwiseSpec::check() const {
-  if (!contains(OPS, op)) fail("op", util::cat("must be one of ", util::join(OPS, ", ")));
+  if (!contains(kOps, op)) fail("op", util::cat("must be one of ", util::join(kOps, ", ")));
   check_dtype(*this);
   check_vec(*this);
   check_threads(*this, "block", block);
 }
 
 std::vector<std::string> ElementwiseSpec::inputs() const {
-  if (contains(BINARY_OPS, op)) return {"x", "y"};
+  if (contains(kBinaryOps, op)) return {"x", "y"};
   return {"x"};
 }
 

@@ -28,9 +28,9 @@ OperandPlan operand(const GemmSpec& spec, const std::string& name, std::int64_t 
     spec.fail(field, util::cat("the ", upper, " tile of ", str(outer), " x ", str(spec.bk),
                                " elements does not split evenly over ", str(threads), " threads"));
   }
-  if (tile.count() > MAX_LDS_ALLOC_ELEMS) {
+  if (tile.count() > kMaxLdsAllocElems) {
     spec.fail(field, util::cat("the ", upper, " LDS tile holds ", str(tile.count()),
-                               " elements, over the allocation limit of ", str(MAX_LDS_ALLOC_ELEMS)));
+                               " elements, over the allocation limit of ", str(kMaxLdsAllocElems)));
   }
   std::optional<helpers::FragmentPlan> frag = helpers::plan_fragment(spec.atom(), name, outer_is_row, tile.stride());
   if (!frag) spec.fail("op_id", util::cat("has a ", upper, " fragment layout that is not lane/slot separable"));

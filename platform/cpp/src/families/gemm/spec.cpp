@@ -35,20 +35,20 @@ const std::vector<Field<GemmSpec>>& GemmSpec::fields() {
 }
 
 void GemmSpec::check() const {
-  if (!contains(INPUT_DTYPES, a_dtype)) fail("a_dtype", util::cat("must be one of ", util::join(INPUT_DTYPES, ", ")));
+  if (!contains(kInputDtypes, a_dtype)) fail("a_dtype", util::cat("must be one of ", util::join(kInputDtypes, ", ")));
   if (b_dtype != a_dtype) fail("b_dtype", util::cat("must equal a_dtype=", a_dtype, " (one MMA input type)"));
-  if (!contains(helpers::FLOAT_DTYPES, c_dtype)) {
-    fail("c_dtype", util::cat("must be one of ", util::join(helpers::FLOAT_DTYPES, ", ")));
+  if (!contains(helpers::kFloatDtypes, c_dtype)) {
+    fail("c_dtype", util::cat("must be one of ", util::join(helpers::kFloatDtypes, ", ")));
   }
-  if (!contains(LAYOUTS, a_layout)) fail("a_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
-  if (!contains(LAYOUTS, b_layout)) fail("b_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
+  if (!contains(kLayouts, a_layout)) fail("a_layout", util::cat("must be one of ", util::join(kLayouts, ", ")));
+  if (!contains(kLayouts, b_layout)) fail("b_layout", util::cat("must be one of ", util::join(kLayouts, ", ")));
   const arch::MmaOp& op = families::check_mma_atom(*this, "a_dtype", a_dtype);  // b_dtype equals a_dtype (checked above)
   for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"wm", wm}, {"wn", wn}}) {
-    if (!(1 <= value && value <= MAX_WAVES_PER_DIM)) fail(field, util::cat("must be in 1..", str(MAX_WAVES_PER_DIM)));
+    if (!(1 <= value && value <= kMaxWavesPerDim)) fail(field, util::cat("must be in 1..", str(kMaxWavesPerDim)));
   }
-  for (auto [field, value, most] : {std::tuple<std::string_view, std::int64_t, std::int64_t>{"bm", bm, MAX_TILE_MN},
-                                    {"bn", bn, MAX_TILE_MN},
-                                    {"bk", bk, MAX_TILE_K}}) {
+  for (auto [field, value, most] : {std::tuple<std::string_view, std::int64_t, std::int64_t>{"bm", bm, kMaxTileMn},
+                                    {"bn", bn, kMaxTileMn},
+                                    {"bk", bk, kMaxTileK}}) {
     if (!(1 <= value && value <= most)) fail(field, util::cat("must be in 1..", str(most)));
   }
   if (bm % (wm * op.m) != 0) {
@@ -58,7 +58,7 @@ void GemmSpec::check() const {
     fail("bn", util::cat("must be a multiple of wn * atom n = ", str(wn), " * ", str(op.n), " (", op.id, ")"));
   }
   if (bk % op.k != 0) fail("bk", util::cat("must be a multiple of atom k = ", str(op.k), " (", op.id, ")"));
-  if (!(0 <= lds_pad && lds_pad <= MAX_LDS_PAD)) fail("lds_pad", util::cat("must be in 0..", str(MAX_LDS_PAD)));
+  if (!(0 <= lds_pad && lds_pad <= kMaxLdsPad)) fail("lds_pad", util::cat("must be in 0..", str(kMaxLdsPad)));
 }
 
 const arch::MmaOp& GemmSpec::atom() const { return arch::mma_op(op_id); }

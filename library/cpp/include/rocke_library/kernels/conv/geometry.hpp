@@ -17,10 +17,10 @@
 
 namespace rocke::library::kernels::conv {
 
-inline constexpr std::int64_t MAX_FILTER = 16;  // per spatial dimension
-inline constexpr std::int64_t MAX_TAPS = 64;    // filter_y * filter_x
-inline constexpr std::int64_t MAX_STRIDE = 8;
-inline constexpr std::int64_t MAX_DILATION = 8;
+inline constexpr std::int64_t kMaxFilter = 16;  // per spatial dimension
+inline constexpr std::int64_t kMaxTaps = 64;    // filter_y * filter_x
+inline constexpr std::int64_t kMaxStride = 8;
+inline constexpr std::int64_t kMaxDilation = 8;
 
 // The window rules, in order: filter sizes, tap count, strides, dilations, paddings. S is a conv
 // spec with the window fields and Spec::fail.
@@ -29,20 +29,20 @@ void check_window(const S& spec) {
   using util::cat;
   const std::pair<std::string_view, std::int64_t> filters[] = {{"filter_y", spec.filter_y}, {"filter_x", spec.filter_x}};
   for (const auto& [field, value] : filters) {
-    if (value < 1 || value > MAX_FILTER) spec.fail(field, cat("must be in 1..", std::to_string(MAX_FILTER)));
+    if (value < 1 || value > kMaxFilter) spec.fail(field, cat("must be in 1..", std::to_string(kMaxFilter)));
   }
   std::int64_t taps = spec.filter_y * spec.filter_x;
-  if (taps > MAX_TAPS) {
+  if (taps > kMaxTaps) {
     spec.fail("filter_x", cat("filter_y * filter_x = ", std::to_string(taps), " taps exceed the limit of ",
-                              std::to_string(MAX_TAPS)));
+                              std::to_string(kMaxTaps)));
   }
   const std::pair<std::string_view, std::int64_t> strides[] = {{"stride_h", spec.stride_h}, {"stride_w", spec.stride_w}};
   for (const auto& [field, value] : strides) {
-    if (value < 1 || value > MAX_STRIDE) spec.fail(field, cat("must be in 1..", std::to_string(MAX_STRIDE)));
+    if (value < 1 || value > kMaxStride) spec.fail(field, cat("must be in 1..", std::to_string(kMaxStride)));
   }
   const std::pair<std::string_view, std::int64_t> dilations[] = {{"dil_h", spec.dil_h}, {"dil_w", spec.dil_w}};
   for (const auto& [field, value] : dilations) {
-    if (value < 1 || value > MAX_DILATION) spec.fail(field, cat("must be in 1..", std::to_string(MAX_DILATION)));
+    if (value < 1 || value > kMaxDilation) spec.fail(field, cat("must be in 1..", std::to_string(kMaxDilation)));
   }
   struct Pad {
     std::string_view field, dil, size;

@@ -37,7 +37,7 @@ using ir::Type;
 using ir::Value;
 using ir::Values;
 
-constexpr double NEG_INF = -std::numeric_limits<double>::infinity();
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 using Views = std::map<std::string, std::pair<Value*, Value*>, std::less<>>;
 
 std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
@@ -73,7 +73,7 @@ Params kernel_params(Builder& b, const AttentionFwdSpec& spec) {
   } else {
     dims = {"s", "h"};
   }
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     for (const std::string& dim : dims) {
       std::string name = std::string(tensor) + "_stride_" + dim;
       params[name] = b.param(name, ir::i32);
@@ -86,7 +86,7 @@ Params kernel_params(Builder& b, const AttentionFwdSpec& spec) {
 Views views_of(Builder& b, const AttentionFwdSpec& spec, const Params& params, const Work& work) {
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Views views;
-  for (std::string_view tensor_view : TENSORS) {
+  for (std::string_view tensor_view : kTensors) {
     std::string tensor(tensor_view);
     bool is_q = tensor == "q" || tensor == "o";
     Value* head = is_q ? work.head : work.kv_head;
@@ -107,7 +107,7 @@ std::vector<Values> load_q(Builder& b, const AttentionFwdSpec& spec, const Atten
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* d_lane = helpers::emit_lane_part(b, plan.q_row.lane_part, lane);
   Value* q_lane = helpers::emit_lane_part(b, plan.q_col.lane_part, lane);
-  auto pieces = runs(plan.q_row.slot_offsets, MAX_ACCESS_ELEMS);
+  auto pieces = runs(plan.q_row.slot_offsets, kMaxAccessElems);
   Values oks;
   Values lines;
   for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
@@ -275,7 +275,7 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* o_rsrc = views.at("o").second;
   Value* d_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
-  auto pieces = runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS);
+  auto pieces = runs(plan.c_row.slot_offsets, kMaxAccessElems);
   Value* lse_rows = nullptr;
   Value* lse_count = nullptr;
   if (spec.seq_mode == "batched") {
@@ -350,7 +350,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Work work = common::decode_work(b, spec.seq_mode, spec.block_m, params);
   Views views = views_of(b, spec, params, work);
   Value* scale = params.at("scale");
-  Value* scale2 = b.mul(scale, f32_const(b, common::LOG2E, 1), "scale_log2");
+  Value* scale2 = b.mul(scale, f32_const(b, common::kLog2e, 1), "scale_log2");
   Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
   std::vector<Values> qfrags =
@@ -392,7 +392,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Value* o_zero = f32_const(b, 0.0, op.c.length, "o_acc");
   std::int64_t count_o = plan.d_reps * plan.q_reps;
   Values inits(at(count_o), o_zero);
-  Value* m0 = f32_const(b, NEG_INF, 1, "m");
+  Value* m0 = f32_const(b, kNegInf, 1, "m");
   inits.insert(inits.end(), at(plan.q_reps), m0);
   Value* l0 = f32_const(b, 0.0, 1, "l");
   inits.insert(inits.end(), at(plan.q_reps), l0);
@@ -418,7 +418,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
           Value* visible = b.cmpi("sle", const_i32(b, key), room);
           Value* raw = b.extract(s_accs[at(rk)][at(rq)], slot);
           Value* value = b.mul(raw, scale2);
-          Value* masked = f32_const(b, NEG_INF, 1);
+          Value* masked = f32_const(b, kNegInf, 1);
           scores.push_back(b.select(visible, value, masked, "score"));
         }
       }

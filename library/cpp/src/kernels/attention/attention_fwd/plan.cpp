@@ -61,9 +61,9 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
   std::vector<helpers::PaddedTile> tiles{k_tile, v_tile};
   if (p_tile) tiles.push_back(*p_tile);
   for (const helpers::PaddedTile& tile : tiles) {
-    if (tile.count() > MAX_LDS_ALLOC_ELEMS) {
+    if (tile.count() > kMaxLdsAllocElems) {
       spec.fail("block_n", cat("an LDS tile holds ", str(tile.count()), " elements, over the allocation limit of ",
-                               str(MAX_LDS_ALLOC_ELEMS)));
+                               str(kMaxLdsAllocElems)));
     }
   }
   std::int64_t lds_bytes = 0;
@@ -76,10 +76,10 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
   std::int64_t q_reps = spec.wave_rows() / op.n;
   std::int64_t held = (spec.head_dim / op.m + key_reps) * q_reps * op.c.length +
                       (spec.head_dim / op.k) * q_reps * ((op.b.length * esize + 3) / 4);
-  if (held > MAX_HELD_VGPRS) {
+  if (held > kMaxHeldVgprs) {
     spec.fail("block_n", cat("the key loop holds ", str(held),
                              " VGPRs per lane (O and S^T accumulators, Q^T fragments), over the budget of ",
-                             str(MAX_HELD_VGPRS)));
+                             str(kMaxHeldVgprs)));
   }
   std::optional<std::vector<std::int64_t>> group = common::column_group(op);
   std::optional<helpers::FragmentPlan> k_frag = helpers::plan_fragment(op, "a", true, k_tile.stride());

@@ -14,7 +14,7 @@ using ir::Value;
 
 namespace {
 
-constexpr double NEG_INF = -std::numeric_limits<double>::infinity();
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 std::vector<std::int64_t> subset_xors(const std::vector<std::int64_t>& masks) {
   std::vector<std::int64_t> values{0};
@@ -72,7 +72,7 @@ Update online_update(ir::Builder& b, const ir::Values& scores, Value* m_old, Val
   for (std::size_t i = 1; i < scores.size(); ++i) tile_max = b.maxf(tile_max, scores[i]);
   tile_max = group_reduce(b, tile_max, "max", masks, "tile_max");
   Value* m_new = b.maxf(m_old, tile_max, "m_new");
-  Value* none_seen = b.cmpf("oeq", m_new, f32_const(b, NEG_INF, 1));
+  Value* none_seen = b.cmpf("oeq", m_new, f32_const(b, kNegInf, 1));
   Value* zero = f32_const(b, 0.0, 1);
   Value* m_use = b.select(none_seen, zero, m_new, "m_use");
   Value* shift = b.sub(m_old, m_use);
@@ -96,8 +96,8 @@ std::pair<Value*, Value*> finalize(ir::Builder& b, Value* m, Value* l_part, cons
   Value* inv = b.select(seen, inv_l, zero, "inv_l");
   Value* log_l = b.log2(l_total);
   Value* lse2 = b.add(m, log_l);
-  Value* lse = b.mul(lse2, f32_const(b, LN2, 1));
-  Value* neg_inf = f32_const(b, NEG_INF, 1);
+  Value* lse = b.mul(lse2, f32_const(b, kLn2, 1));
+  Value* neg_inf = f32_const(b, kNegInf, 1);
   return {inv, b.select(seen, lse, neg_inf, "lse")};
 }
 

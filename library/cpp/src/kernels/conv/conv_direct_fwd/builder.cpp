@@ -27,7 +27,7 @@ void check_arch(const ConvDirectFwdSpec& spec, const arch::ArchTarget& target) {
 }
 
 std::int64_t store_width(const ConvDirectFwdSpec& spec) {
-  return std::min(spec.thread_k, MAX_STORE_BYTES / elem_bytes(spec.dtype));
+  return std::min(spec.thread_k, kMaxStoreBytes / elem_bytes(spec.dtype));
 }
 
 namespace {

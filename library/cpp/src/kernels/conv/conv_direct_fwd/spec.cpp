@@ -29,24 +29,24 @@ void S::check() const {
   using util::cat;
   families::check_dtype(*this);
   families::check_vec(*this);
-  if (std::find(THREAD_K_CHOICES.begin(), THREAD_K_CHOICES.end(), thread_k) == THREAD_K_CHOICES.end()) {
+  if (std::find(kThreadKChoices.begin(), kThreadKChoices.end(), thread_k) == kThreadKChoices.end()) {
     fail("thread_k", "must be 1, 2, 4 or 8");
   }
-  if (thread_p < 1 || thread_p > MAX_THREAD_P) fail("thread_p", cat("must be in 1..", to_string(MAX_THREAD_P)));
-  if (thread_p * thread_k > MAX_ACCUMULATORS) {
+  if (thread_p < 1 || thread_p > kMaxThreadP) fail("thread_p", cat("must be in 1..", to_string(kMaxThreadP)));
+  if (thread_p * thread_k > kMaxAccumulators) {
     fail("thread_p", cat("thread_p * thread_k = ", to_string(thread_p * thread_k),
-                         " accumulators exceed the limit of ", to_string(MAX_ACCUMULATORS)));
+                         " accumulators exceed the limit of ", to_string(kMaxAccumulators)));
   }
   if (depthwise && thread_k % vec != 0) {
     fail("vec", cat("must divide thread_k=", to_string(thread_k), " (depthwise vectors run along the channels)"));
   }
-  if (tile_k < thread_k || tile_k > MAX_TILE_K || tile_k % thread_k != 0) {
+  if (tile_k < thread_k || tile_k > kMaxTileK || tile_k % thread_k != 0) {
     fail("tile_k", cat("must be a multiple of thread_k=", to_string(thread_k), " in ", to_string(thread_k), "..",
-                       to_string(MAX_TILE_K)));
+                       to_string(kMaxTileK)));
   }
-  if (tile_p < thread_p || tile_p > MAX_TILE_P || tile_p % thread_p != 0) {
+  if (tile_p < thread_p || tile_p > kMaxTileP || tile_p % thread_p != 0) {
     fail("tile_p", cat("must be a multiple of thread_p=", to_string(thread_p), " in ", to_string(thread_p), "..",
-                       to_string(MAX_TILE_P)));
+                       to_string(kMaxTileP)));
   }
   std::int64_t count = threads();
   families::check_threads(*this, "tile_p", count,

@@ -13,14 +13,14 @@
 
 namespace rocke::families::elementwise {
 
-inline constexpr std::array<std::string_view, 4> BINARY_OPS = {"add", "sub", "mul", "max"};
-inline constexpr std::array<std::string_view, 3> UNARY_OPS = {"relu", "silu", "gelu_tanh"};
-inline constexpr std::array<std::string_view, 7> OPS = {"add", "sub", "mul", "max", "relu", "silu", "gelu_tanh"};
+inline constexpr std::array<std::string_view, 4> kBinaryOps = {"add", "sub", "mul", "max"};
+inline constexpr std::array<std::string_view, 3> kUnaryOps = {"relu", "silu", "gelu_tanh"};
+inline constexpr std::array<std::string_view, 7> kOps = {"add", "sub", "mul", "max", "relu", "silu", "gelu_tanh"};
 
 // block: threads per workgroup; dtype: storage of inputs and output; op: the operation;
 // vec: consecutive elements per thread (one vector access per operand).
 struct ElementwiseSpec : Spec<ElementwiseSpec> {
-  static constexpr std::string_view FAMILY = "elementwise";
+  static constexpr std::string_view kFamily = "elementwise";
 
   std::int64_t block = 0;
   std::string dtype;

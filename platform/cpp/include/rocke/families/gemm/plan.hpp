@@ -21,7 +21,7 @@
 
 namespace rocke::families::gemm {
 
-inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
+inline constexpr std::int64_t kMaxLdsAllocElems = 65536;  // mem.lds_alloc count limit
 
 // Staging of one input operand (A or B) through LDS.
 struct OperandPlan {

@@ -13,12 +13,12 @@
 
 namespace rocke::families::gemm {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::string_view, 2> LAYOUTS = {"row", "col"};
-inline constexpr std::int64_t MAX_WAVES_PER_DIM = 32;
-inline constexpr std::int64_t MAX_TILE_MN = 512;
-inline constexpr std::int64_t MAX_TILE_K = 256;
-inline constexpr std::int64_t MAX_LDS_PAD = 64;
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::string_view, 2> kLayouts = {"row", "col"};
+inline constexpr std::int64_t kMaxWavesPerDim = 32;
+inline constexpr std::int64_t kMaxTileMn = 512;
+inline constexpr std::int64_t kMaxTileK = 256;
+inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // A is M x K, B is K x N, C is M x N row-major; *_layout says how A and B are stored ("row":
 // consecutive elements of a row are adjacent, "col": of a column). bm x bn x bk is the workgroup
@@ -26,7 +26,7 @@ inline constexpr std::int64_t MAX_LDS_PAD = 64;
 // elements to every LDS line; double_buffer stages the next K tile while the MMAs read the
 // current one. bias adds a length-N vector (of c_dtype) to every row.
 struct GemmSpec : Spec<GemmSpec> {
-  static constexpr std::string_view FAMILY = "gemm";
+  static constexpr std::string_view kFamily = "gemm";
 
   std::string a_dtype;
   std::string a_layout;

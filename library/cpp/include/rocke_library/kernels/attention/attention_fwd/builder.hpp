@@ -17,7 +17,7 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
-inline constexpr std::array<std::string_view, 4> TENSORS = {"q", "k", "v", "o"};
+inline constexpr std::array<std::string_view, 4> kTensors = {"q", "k", "v", "o"};
 
 // The verified kernel for spec on arch; SpecError when the arch refuses the spec.
 ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch);

@@ -23,11 +23,11 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
-inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
-inline constexpr std::int64_t MAX_ACCESS_ELEMS = 8;  // 16 bytes of f16 / bf16: the widest buffer access
+inline constexpr std::int64_t kMaxLdsAllocElems = 65536;  // mem.lds_alloc count limit
+inline constexpr std::int64_t kMaxAccessElems = 8;  // 16 bytes of f16 / bf16: the widest buffer access
 // VGPRs per lane the key loop may hold across iterations (O and S^T accumulators, Q^T fragments),
 // calibrated with LLVM 20 and 22 on the tightest target (gfx1100 wave32).
-inline constexpr std::int64_t MAX_HELD_VGPRS = 140;
+inline constexpr std::int64_t kMaxHeldVgprs = 140;
 
 struct AttentionPlan {
   const arch::MmaOp* op = nullptr;

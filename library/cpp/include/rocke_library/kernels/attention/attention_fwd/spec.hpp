@@ -14,21 +14,21 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
-inline constexpr std::array<std::string_view, 3> MASKS = {"none", "causal_tl", "causal_br"};
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
-inline constexpr std::int64_t MAX_WAVES = 32;
-inline constexpr std::int64_t MAX_BLOCK_M = 512;
-inline constexpr std::int64_t MAX_BLOCK_N = 256;
-inline constexpr std::int64_t MAX_LDS_PAD = 64;
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::string_view, 3> kMasks = {"none", "causal_tl", "causal_br"};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
+inline constexpr std::int64_t kMaxWaves = 32;
+inline constexpr std::int64_t kMaxBlockM = 512;
+inline constexpr std::int64_t kMaxBlockN = 256;
+inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // One workgroup owns block_m query rows of one (batch, query head) and loops over the keys in
 // blocks of block_n; waves split the block's rows; op_id is the MMA atom of both products (S^T =
 // K Q^T and O^T = V^T P^T); lds_pad pads every LDS line. GQA / MQA are runtime (kernel argument
 // group = h_q / h_kv).
 struct AttentionFwdSpec : families::Spec<AttentionFwdSpec> {
-  static constexpr std::string_view FAMILY = "attention_fwd";
+  static constexpr std::string_view kFamily = "attention_fwd";
 
   std::int64_t block_m = 0;
   std::int64_t block_n = 0;

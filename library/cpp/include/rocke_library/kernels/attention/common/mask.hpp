@@ -11,7 +11,7 @@
 
 namespace rocke::library::kernels::attention::common {
 
-inline constexpr std::array<std::string_view, 3> MASK_KINDS = {"none", "causal_tl", "causal_br"};
+inline constexpr std::array<std::string_view, 3> kMaskKinds = {"none", "causal_tl", "causal_br"};
 
 // The largest key index visible from query row `row` (below 0 when none is).
 ir::Value* visible_limit(ir::Builder& b, std::string_view mask, ir::Value* row, ir::Value* seqlen_q,

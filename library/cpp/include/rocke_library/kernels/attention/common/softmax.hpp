@@ -15,8 +15,8 @@
 
 namespace rocke::library::kernels::attention::common {
 
-inline constexpr double LOG2E = 1.4426950408889634;  // log2(e)
-inline constexpr double LN2 = 0.6931471805599453;    // ln(2)
+inline constexpr double kLog2e = 1.4426950408889634;  // log2(e)
+inline constexpr double kLn2 = 0.6931471805599453;    // ln(2)
 
 // The lane-xor masks (ascending powers of two) joining the lanes whose C slots share a column, or
 // nullopt when a lane's slots span several columns or the lanes of a column are not such a group.

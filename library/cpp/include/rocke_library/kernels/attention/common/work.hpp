@@ -18,7 +18,7 @@
 
 namespace rocke::library::kernels::attention::common {
 
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
 
 using Params = std::map<std::string, ir::Value*, std::less<>>;
 

@@ -22,7 +22,7 @@
 
 namespace rocke::library::kernels::conv::conv_direct_fwd {
 
-inline constexpr std::int64_t MAX_STORE_BYTES = 16;
+inline constexpr std::int64_t kMaxStoreBytes = 16;
 
 // The problem as device values. Depthwise: cg is nullptr (1) and kg is c.
 struct Sizes {

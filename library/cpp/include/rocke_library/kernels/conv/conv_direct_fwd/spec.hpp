@@ -13,18 +13,18 @@
 
 namespace rocke::library::kernels::conv::conv_direct_fwd {
 
-inline constexpr std::array<std::int64_t, 4> THREAD_K_CHOICES = {1, 2, 4, 8};
-inline constexpr std::int64_t MAX_THREAD_P = 16;
-inline constexpr std::int64_t MAX_ACCUMULATORS = 64;  // f32 accumulators per thread (registers)
-inline constexpr std::int64_t MAX_TILE_K = 256;
-inline constexpr std::int64_t MAX_TILE_P = 1024;
+inline constexpr std::array<std::int64_t, 4> kThreadKChoices = {1, 2, 4, 8};
+inline constexpr std::int64_t kMaxThreadP = 16;
+inline constexpr std::int64_t kMaxAccumulators = 64;  // f32 accumulators per thread (registers)
+inline constexpr std::int64_t kMaxTileK = 256;
+inline constexpr std::int64_t kMaxTileP = 1024;
 
 // y[n, oh, ow, k] = act(bias[k] + sum over taps and the group's channels of x * w). A workgroup
 // computes tile_p output pixels x tile_k output channels of one group; each thread thread_p pixels
 // (strided by tile_p / thread_p) x thread_k consecutive channels. vec: channels per vector access
 // (along the reduction when grouped, along the thread's channels when depthwise).
 struct ConvDirectFwdSpec : families::Spec<ConvDirectFwdSpec> {
-  static constexpr std::string_view FAMILY = "conv_direct_fwd";
+  static constexpr std::string_view kFamily = "conv_direct_fwd";
 
   bool bias = false;
   bool depthwise = false;

@@ -16,7 +16,7 @@ namespace rocke::library::kernels::conv::img2col {
 // (the problem's channels per group must be a multiple); the window: filter_y x filter_x taps,
 // stride_h/stride_w, pad_h/pad_w (both sides), dil_h/dil_w.
 struct Img2colSpec : families::Spec<Img2colSpec> {
-  static constexpr std::string_view FAMILY = "img2col";
+  static constexpr std::string_view kFamily = "img2col";
 
   std::int64_t block = 0;
   std::int64_t dil_h = 0;
