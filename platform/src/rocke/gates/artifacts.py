@@ -1,4 +1,4 @@
-"""Artifacts a C++ host loads (DESIGN §12): one built kernel written as files.
+"""Artifacts a C++ host loads (platform/docs/gates.md, Artifacts): one built kernel written as files.
 
 `write_artifacts` writes, into one directory, ``KERNEL.ll`` (the flavor's LLVM IR), ``KERNEL.rir``
 (the canonical rocke.ir/1 text), ``KERNEL.launch.json`` (the launch template,

@@ -1,4 +1,4 @@
-"""Code-object catalog (DESIGN §12): every shipped config of every family for one arch, compiled to
+"""Code-object catalog (platform/docs/gates.md): every shipped config of every family for one arch, compiled to
 HSACO, with a `catalog.json` index (`rocke.catalog/1`) a C++ host or dispatcher serves from.
 
     DIR/catalog.json                 the index (sorted keys, LF; no timestamps: deterministic)
