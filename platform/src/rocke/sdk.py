@@ -1,5 +1,6 @@
 """Where an installed package's native SDK lives, and its ``python -m PACKAGE --cmake-dir``: one
-implementation for platform (``rocke``) and every package built on it (``rocke_library``).
+implementation for platform (``rocke``) and every package built on it (a library package's own
+``cmake_dir`` and ``__main__`` call these).
 
 A package installs its SDK (headers, static archive, CMake config package) under
 ``<package>/_native`` inside its wheel; ``find_package(<package> CONFIG)`` reads
