@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from tqdm import tqdm  # imported with the gates, bar or not: a missing dependency fails every gate run
+
 SHARE_LIMIT = 0.25
 EVERY_SECONDS = 10.0
 PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family and time-driven ones
@@ -68,8 +70,6 @@ class Progress:
         self._bar: Any = None
         self._wall: float | None = None
         if not quiet and self.tty:
-            from tqdm import tqdm
-
             self._bar = tqdm(total=total, desc=f"[{gate}]", unit="config", file=self.stream, dynamic_ncols=True,
                              mininterval=0.2, leave=False)
 
