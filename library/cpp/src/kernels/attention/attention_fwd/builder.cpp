@@ -26,7 +26,6 @@ namespace rocke::library::kernels::attention::attention_fwd {
 
 namespace {
 
-using common::Params;
 using common::Work;
 using helpers::add_i32;
 using helpers::const_i32;
@@ -38,66 +37,115 @@ using ir::Value;
 using ir::Values;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-using Views = std::map<std::string, std::pair<Value*, Value*>, std::less<>>;
 
 std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
 
-// Declare the kernel arguments in launch-contract order; returns them by name.
-Params kernel_params(Builder& b, const AttentionFwdSpec& spec) {
-  Type elem = helpers::ir_type(spec.dtype);
-  Params params;
-  for (std::string_view tensor : {"q", "k", "v"}) {
-    std::string name(tensor);
-    params[name] = b.param(name, ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
-  }
-  params["o"] = b.param("o", ir::ptr(elem, "global"), {.noalias = true, .writeonly = true});
-  params["lse"] = b.param("lse", ir::ptr(ir::f32, "global"), {.noalias = true, .writeonly = true});
-  if (spec.seq_mode == "varlen") {
-    for (const std::string name : {"cu_seqlens_q", "cu_seqlens_k"}) {
-      params[name] = b.param(name, ir::ptr(ir::i32, "global"), {.noalias = true, .readonly = true});
-    }
-  }
-  params["scale"] = b.param("scale", ir::f32);
-  std::vector<std::string> sizes;
-  if (spec.seq_mode == "batched") {
-    sizes = {"batch", "seqlen_q", "seqlen_k"};
-  } else {
-    sizes = {"batch", "total_q"};
-  }
-  sizes.emplace_back("heads_q");
-  sizes.emplace_back("group");
-  for (const std::string& name : sizes) params[name] = b.param(name, ir::i32);
-  std::vector<std::string> dims;
-  if (spec.seq_mode == "batched") {
-    dims = {"b", "s", "h"};
-  } else {
-    dims = {"s", "h"};
-  }
-  for (std::string_view tensor : kTensors) {
-    for (const std::string& dim : dims) {
-      std::string name = std::string(tensor) + "_stride_" + dim;
-      params[name] = b.param(name, ir::i32);
-    }
-  }
-  return params;
+// One tensor's element strides: batch (nullptr when varlen), token, head.
+struct Strides {
+  Value* b = nullptr;
+  Value* s = nullptr;
+  Value* h = nullptr;
+};
+
+// The kernel's parameters, in signature order (nullptr where the seq_mode has no such argument:
+// cu_seqlens_q/k and total_q are varlen's, seqlen_q/k and the batch strides batched's).
+struct Params {
+  Value* q = nullptr;
+  Value* k = nullptr;
+  Value* v = nullptr;
+  Value* o = nullptr;
+  Value* lse = nullptr;
+  Value* cu_seqlens_q = nullptr;
+  Value* cu_seqlens_k = nullptr;
+  Value* scale = nullptr;
+  Value* batch = nullptr;
+  Value* seqlen_q = nullptr;
+  Value* seqlen_k = nullptr;
+  Value* total_q = nullptr;
+  Value* heads_q = nullptr;
+  Value* group = nullptr;
+  Strides q_strides;
+  Strides k_strides;
+  Strides v_strides;
+  Strides o_strides;
+};
+
+// The buffer resources over the workgroup's Q, K, V and O sequences.
+struct Views {
+  Value* q = nullptr;
+  Value* k = nullptr;
+  Value* v = nullptr;
+  Value* o = nullptr;
+};
+
+// One thread's vectors of a K / V block, loaded and not yet stored to LDS.
+struct KvValues {
+  Values k;
+  Values v;
+};
+
+// Declare one tensor's stride arguments: {tensor}_stride_b (batched only), _s, _h.
+Strides strides_of(Builder& b, const AttentionFwdSpec& spec, const std::string& tensor) {
+  Value* batch = spec.seq_mode == "batched" ? b.param(tensor + "_stride_b", ir::i32) : nullptr;
+  Value* seq = b.param(tensor + "_stride_s", ir::i32);
+  Value* head = b.param(tensor + "_stride_h", ir::i32);
+  return Strides{batch, seq, head};
 }
 
-// (row-0 pointer, buffer resource) of the workgroup's Q, K, V and O sequences.
-Views views_of(Builder& b, const AttentionFwdSpec& spec, const Params& params, const Work& work) {
-  std::int64_t esize = helpers::elem_bytes(spec.dtype);
-  Views views;
-  for (std::string_view tensor_view : kTensors) {
-    std::string tensor(tensor_view);
-    bool is_q = tensor == "q" || tensor == "o";
-    Value* head = is_q ? work.head : work.kv_head;
-    Value* seqlen = is_q ? work.seqlen_q : work.seqlen_k;
-    Value* start = is_q ? work.q_start : work.k_start;
-    Value* batch_offset = nullptr;
-    if (spec.seq_mode == "batched") batch_offset = b.mul(work.batch, params.at(tensor + "_stride_b"));
-    views[tensor] = common::seq_view(b, params.at(tensor), batch_offset, start, params.at(tensor + "_stride_s"), head,
-                                     params.at(tensor + "_stride_h"), seqlen, spec.head_dim, esize, tensor);
+// Declare the kernel arguments in launch-contract order.
+Params kernel_params(Builder& b, const AttentionFwdSpec& spec) {
+  Type elem = helpers::ir_type(spec.dtype);
+  bool batched = spec.seq_mode == "batched";
+  bool varlen = spec.seq_mode == "varlen";
+  const ir::ParamOpts input{.noalias = true, .readonly = true};
+  const ir::ParamOpts output{.noalias = true, .writeonly = true};
+  return Params{
+      .q = b.param("q", ir::ptr(elem, "global"), input),
+      .k = b.param("k", ir::ptr(elem, "global"), input),
+      .v = b.param("v", ir::ptr(elem, "global"), input),
+      .o = b.param("o", ir::ptr(elem, "global"), output),
+      .lse = b.param("lse", ir::ptr(ir::f32, "global"), output),
+      .cu_seqlens_q = varlen ? b.param("cu_seqlens_q", ir::ptr(ir::i32, "global"), input) : nullptr,
+      .cu_seqlens_k = varlen ? b.param("cu_seqlens_k", ir::ptr(ir::i32, "global"), input) : nullptr,
+      .scale = b.param("scale", ir::f32),
+      .batch = b.param("batch", ir::i32),
+      .seqlen_q = batched ? b.param("seqlen_q", ir::i32) : nullptr,
+      .seqlen_k = batched ? b.param("seqlen_k", ir::i32) : nullptr,
+      .total_q = varlen ? b.param("total_q", ir::i32) : nullptr,
+      .heads_q = b.param("heads_q", ir::i32),
+      .group = b.param("group", ir::i32),
+      .q_strides = strides_of(b, spec, "q"),
+      .k_strides = strides_of(b, spec, "k"),
+      .v_strides = strides_of(b, spec, "v"),
+      .o_strides = strides_of(b, spec, "o"),
+  };
+}
+
+// The kernel arguments common::decode_work reads, by name.
+common::Params work_args(const AttentionFwdSpec& spec, const Params& params) {
+  common::Params args{{"batch", params.batch}, {"heads_q", params.heads_q}, {"group", params.group}};
+  if (spec.seq_mode == "batched") {
+    args["seqlen_q"] = params.seqlen_q;
+    args["seqlen_k"] = params.seqlen_k;
+  } else {
+    args["cu_seqlens_q"] = params.cu_seqlens_q;
+    args["cu_seqlens_k"] = params.cu_seqlens_k;
   }
-  return views;
+  return args;
+}
+
+// The buffer resource over the workgroup's sequence of one tensor (is_q: Q or O, else K or V).
+Value* view(Builder& b, const AttentionFwdSpec& spec, const Work& work, Value* base, const Strides& strides, bool is_q,
+            const std::string& name) {
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Value* head = is_q ? work.head : work.kv_head;
+  Value* seqlen = is_q ? work.seqlen_q : work.seqlen_k;
+  Value* start = is_q ? work.q_start : work.k_start;
+  Value* batch_offset = nullptr;
+  if (spec.seq_mode == "batched") batch_offset = b.mul(work.batch, strides.b);
+  auto [row0, rsrc] = common::seq_view(b, base, batch_offset, start, strides.s, head, strides.h, seqlen, spec.head_dim,
+                                       esize, name);
+  return rsrc;
 }
 
 // frags[step][rep]: the Q^T (B operand) fragments of the wave's rows, from global memory.
@@ -143,61 +191,66 @@ std::vector<Values> load_q(Builder& b, const AttentionFwdSpec& spec, const Atten
 // One thread's share of the K / V tile copy, set up once before the key loop.
 class KvCopy {
  public:
-  KvCopy(Builder& b, const AttentionPlan& plan, Value* tid, const std::array<Value*, 2>& strides) : plan_(plan) {
+  KvCopy(Builder& b, const AttentionPlan& plan, Value* tid, Value* k_stride, Value* v_stride)
+      : plan_(plan), k_stride_(k_stride), v_stride_(v_stride) {
     for (std::int64_t i = 0; i < plan.copy.per_thread; ++i) {
       auto [line, first] = helpers::tile_access(b, plan.copy, tid, i);
       lines_.push_back(line);
       firsts_.push_back(first);
-      Value* k_rows = b.mul(line, strides[0]);
-      Value* k_index = b.add(k_rows, first, "k_index");
-      Value* v_rows = b.mul(line, strides[1]);
-      Value* v_index = b.add(v_rows, first, "v_index");
-      bases_.push_back({k_index, v_index});
+      Value* k_rows = b.mul(line, k_stride);
+      k_bases_.push_back(b.add(k_rows, first, "k_index"));
+      Value* v_rows = b.mul(line, v_stride);
+      v_bases_.push_back(b.add(v_rows, first, "v_index"));
     }
   }
 
-  // Copy the key block at k0 into the K and V^T tiles (keys past seqlen_k read 0).
-  void run(Builder& b, const Views& views, const std::array<Value*, 2>& strides, Value* k0, Value* seqlen_k,
-           const std::array<Value*, 2>& lds, Type elem) const {
-    std::int64_t vec = plan_.copy.vec;
+  // This thread's vectors of the key block at k0 (keys past seqlen_k read 0).
+  KvValues load(Builder& b, const Views& views, Value* k0, Value* seqlen_k, Type elem) const {
     std::int64_t esize = elem.bits() / 8;
-    Type vtype = helpers::vector_type(elem, vec);
-    Value* k_shift = b.mul(k0, strides[0]);
-    Value* v_shift = b.mul(k0, strides[1]);
-    const std::array<Value*, 2> shifts{k_shift, v_shift};
-    const std::array<std::string, 2> names{"k", "v"};
-    std::vector<std::array<Value*, 2>> values;
+    Type vtype = helpers::vector_type(elem, plan_.copy.vec);
+    Value* k_shift = b.mul(k0, k_stride_);
+    Value* v_shift = b.mul(k0, v_stride_);
+    KvValues values;
     for (std::int64_t i = 0; i < plan_.copy.per_thread; ++i) {
       Value* key = b.add(k0, lines_[at(i)]);
       Value* ok = b.cmpi("slt", key, seqlen_k);
-      std::array<Value*, 2> pair{};
-      for (std::size_t t = 0; t < 2; ++t) {
-        Value* index = b.add(bases_[at(i)][t], shifts[t]);
-        Value* offset = helpers::masked_offset(b, ok, index, esize);
-        pair[t] = b.buffer_load(views.at(names[t]).second, offset, vtype, names[t] + "_vals");
-      }
-      values.push_back(pair);
+      Value* k_index = b.add(k_bases_[at(i)], k_shift);
+      Value* k_offset = helpers::masked_offset(b, ok, k_index, esize);
+      values.k.push_back(b.buffer_load(views.k, k_offset, vtype, "k_vals"));
+      Value* v_index = b.add(v_bases_[at(i)], v_shift);
+      Value* v_offset = helpers::masked_offset(b, ok, v_index, esize);
+      values.v.push_back(b.buffer_load(views.v, v_offset, vtype, "v_vals"));
     }
+    return values;
+  }
+
+  // Write the vectors into the K tile ([key][head_dim + pad]) and the V^T tile ([head_dim][key + pad]).
+  void store(Builder& b, Value* k_lds, Value* v_lds, const KvValues& values, Type elem) const {
+    std::int64_t vec = plan_.copy.vec;
+    std::int64_t esize = elem.bits() / 8;
     std::int64_t k_align = vec == 1 ? 0 : helpers::guaranteed_align(esize, vec * esize, {plan_.k_tile.stride(), vec});
     for (std::int64_t i = 0; i < plan_.copy.per_thread; ++i) {
       Value* k_line = mul_i32(b, lines_[at(i)], plan_.k_tile.stride());
       Value* k_index = b.add(k_line, firsts_[at(i)]);
-      b.lds_store(lds[0], k_index, values[at(i)][0], {.align = k_align});
+      b.lds_store(k_lds, k_index, values.k[at(i)], {.align = k_align});
       Value* v_line = mul_i32(b, firsts_[at(i)], plan_.v_tile.stride());
       Value* v_index = b.add(v_line, lines_[at(i)]);
       for (std::int64_t j = 0; j < vec; ++j) {
-        Value* element = vec == 1 ? values[at(i)][1] : b.extract(values[at(i)][1], j);
+        Value* element = vec == 1 ? values.v[at(i)] : b.extract(values.v[at(i)], j);
         Value* index = add_i32(b, v_index, j * plan_.v_tile.stride());
-        b.lds_store(lds[1], index, element);
+        b.lds_store(v_lds, index, element);
       }
     }
   }
 
  private:
   const AttentionPlan& plan_;
+  Value* k_stride_;
+  Value* v_stride_;
   Values lines_;
   Values firsts_;
-  std::vector<std::array<Value*, 2>> bases_;
+  Values k_bases_;  // element index of the K access at key block 0
+  Values v_bases_;
 };
 
 // acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32.
@@ -221,7 +274,7 @@ std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_ld
 // frags[step][q_rep]: P^T as the B operand of O^T += V^T P^T, rounded to the input dtype.
 // probs[q_rep][key_rep][slot] are the f32 probabilities in the S^T C layout.
 std::vector<Values> p_operands(Builder& b, const AttentionPlan& plan, const std::vector<std::vector<Values>>& probs,
-                               Value* p_lds, const std::array<Values, 2>& p_bases, Type elem) {
+                               Value* p_lds, const Values& p_store_bases, const Values& p_load_bases, Type elem) {
   const arch::MmaOp& op = *plan.op;
   std::vector<std::vector<Values>> rounded;
   for (const auto& reps : probs) {
@@ -251,15 +304,15 @@ std::vector<Values> p_operands(Builder& b, const AttentionPlan& plan, const std:
       for (std::size_t slot = 0; slot < values.size(); ++slot) {
         frag = b.insert(frag, values[slot], static_cast<std::int64_t>(slot));
       }
-      helpers::store_fragment(b, p_lds, p_bases[0][at(rq)], *plan.p_store, rk * op.m, frag, elem, {});
+      helpers::store_fragment(b, p_lds, p_store_bases[at(rq)], *plan.p_store, rk * op.m, frag, elem, {});
     }
   }
   b.barrier();
   for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
     Values row;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-      row.push_back(helpers::load_fragment(b, p_lds, p_bases[1][at(rq)], *plan.p_load, step * op.k, elem, {},
-                                           "p_frag"));
+      row.push_back(
+          helpers::load_fragment(b, p_lds, p_load_bases[at(rq)], *plan.p_load, step * op.k, elem, {}, "p_frag"));
     }
     frags.push_back(std::move(row));
   }
@@ -273,24 +326,24 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
   const arch::MmaOp& op = *plan.op;
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
-  Value* o_rsrc = views.at("o").second;
+  Value* o_rsrc = views.o;
   Value* d_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
   auto pieces = runs(plan.c_row.slot_offsets, kMaxAccessElems);
   Value* lse_rows = nullptr;
   Value* lse_count = nullptr;
   if (spec.seq_mode == "batched") {
-    Value* heads = b.mul(work.batch, params.at("heads_q"));
+    Value* heads = b.mul(work.batch, params.heads_q);
     Value* seq = b.add(heads, work.head);
     lse_rows = b.mul(seq, work.seqlen_q);
-    Value* all_heads = b.mul(params.at("batch"), params.at("heads_q"));
+    Value* all_heads = b.mul(params.batch, params.heads_q);
     lse_count = b.mul(all_heads, work.seqlen_q);
   } else {
-    Value* head_rows = b.mul(work.head, params.at("total_q"));
+    Value* head_rows = b.mul(work.head, params.total_q);
     lse_rows = b.add(head_rows, work.q_start);
-    lse_count = b.mul(params.at("heads_q"), params.at("total_q"));
+    lse_count = b.mul(params.heads_q, params.total_q);
   }
   Value* lse_bytes = mul_i32(b, lse_count, 4);
-  Value* lse_rsrc = b.make_rsrc(params.at("lse"), lse_bytes, "lse_rsrc");
+  Value* lse_rsrc = b.make_rsrc(params.lse, lse_bytes, "lse_rsrc");
   std::int64_t leader_bits = 0;
   for (std::int64_t mask : plan.group) leader_bits |= mask;
   Value* bits = const_i32(b, leader_bits);
@@ -300,7 +353,7 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
     auto [inv, lse] = common::finalize(b, ms[at(rq)], ls[at(rq)], plan.group);
     Value* row = rows[at(rq)];
     Value* ok = b.cmpi("slt", row, work.seqlen_q, "row_ok");
-    Value* row_at = b.mul(row, params.at("o_stride_s"));
+    Value* row_at = b.mul(row, params.o_strides.s);
     Value* line = b.add(row_at, d_lane);
     for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
       Value* inv_v = b.splat(inv, op.c.length);
@@ -347,14 +400,19 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Value* tid = b.thread_id_x("tid");
   Value* lane = b.lane_id("lane");
   Value* wave = b.wave_id("wave");
-  Work work = common::decode_work(b, spec.seq_mode, spec.block_m, params);
-  Views views = views_of(b, spec, params, work);
-  Value* scale = params.at("scale");
+  Work work = common::decode_work(b, spec.seq_mode, spec.block_m, work_args(spec, params));
+  const Views views{
+      .q = view(b, spec, work, params.q, params.q_strides, true, "q"),
+      .k = view(b, spec, work, params.k, params.k_strides, false, "k"),
+      .v = view(b, spec, work, params.v, params.v_strides, false, "v"),
+      .o = view(b, spec, work, params.o, params.o_strides, true, "o"),
+  };
+  Value* scale = params.scale;
   Value* scale2 = b.mul(scale, f32_const(b, common::kLog2e, 1), "scale_log2");
   Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
   std::vector<Values> qfrags =
-      load_q(b, spec, plan, views.at("q").second, params.at("q_stride_s"), lane, block_row0, work.seqlen_q, elem);
+      load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem);
 
   Value* key_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
   Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
@@ -368,8 +426,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     Value* limit = common::visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k);
     rooms.push_back(b.sub(limit, key_lane, "room"));
   }
-  const std::array<Value*, 2> strides{params.at("k_stride_s"), params.at("v_stride_s")};
-  const KvCopy copy(b, plan, tid, strides);
+  const KvCopy copy(b, plan, tid, params.k_strides.s, params.v_strides.s);
   Values k_bases;
   for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
     Value* line0 = const_i32(b, rk * op.m);
@@ -380,12 +437,15 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     Value* line0 = const_i32(b, rd * op.m);
     v_bases.push_back(helpers::fragment_base(b, plan.v_frag, lane, line0, "vt_frag_base"));
   }
-  std::array<Values, 2> p_bases;
+  Values p_store_bases;
+  Values p_load_bases;
   if (plan.p_store && plan.p_load) {
     Values lines;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) lines.push_back(add_i32(b, wave_row0, rq * op.n));
-    for (Value* line : lines) p_bases[0].push_back(helpers::fragment_base(b, *plan.p_store, lane, line, "p_store_base"));
-    for (Value* line : lines) p_bases[1].push_back(helpers::fragment_base(b, *plan.p_load, lane, line, "p_load_base"));
+    for (Value* line : lines) {
+      p_store_bases.push_back(helpers::fragment_base(b, *plan.p_store, lane, line, "p_store_base"));
+    }
+    for (Value* line : lines) p_load_bases.push_back(helpers::fragment_base(b, *plan.p_load, lane, line, "p_load_base"));
   }
   Value* blocks = common::key_blocks(b, mask, work.q0, spec.block_m, spec.block_n, work.seqlen_q, work.seqlen_k);
 
@@ -405,7 +465,8 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     Values ms(carried.begin() + count_o, carried.begin() + count_o + plan.q_reps);
     Values ls(carried.begin() + count_o + plan.q_reps, carried.end());
     Value* k0 = mul_i32(b, kt, spec.block_n, "k0");
-    copy.run(b, views, strides, k0, work.seqlen_k, {k_lds, v_lds}, elem);
+    KvValues values = copy.load(b, views, k0, work.seqlen_k, elem);
+    copy.store(b, k_lds, v_lds, values, elem);
     b.barrier();
     std::vector<Values> s_accs = scores_of(b, plan, k_lds, k_bases, qfrags, elem);
     std::vector<std::vector<Values>> probs;
@@ -435,7 +496,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
         o_accs[at(rd)][at(rq)] = b.mul(o_accs[at(rd)][at(rq)], alpha_v, "o_acc");
       }
     }
-    std::vector<Values> pfrags = p_operands(b, plan, probs, p_lds, p_bases, elem);
+    std::vector<Values> pfrags = p_operands(b, plan, probs, p_lds, p_store_bases, p_load_bases, elem);
     for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         Value* vfrag =

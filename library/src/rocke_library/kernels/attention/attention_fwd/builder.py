@@ -22,6 +22,8 @@ natural-log LSE (f32, -inf for such rows) through buffer resources; rows past th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rocke.arch import get_arch
 from rocke.helpers import (
     add_i32,
@@ -53,45 +55,121 @@ FAULTS = ("", "lse_log2", "no_causal", "scale_twice", "wrong_kv_head")
 TENSORS = ("q", "k", "v", "o")
 
 
-def kernel_params(b: Builder, spec: AttentionFwdSpec) -> dict[str, Value]:
-    """Declare the kernel arguments in launch-contract order; returns them by name."""
+@dataclass(frozen=True)
+class Strides:
+    """One tensor's element strides: batch (None when varlen), token, head."""
+
+    b: Value | None
+    s: Value
+    h: Value
+
+
+@dataclass(frozen=True)
+class Params:
+    """The kernel's parameters, in signature order (None where the seq_mode has no such argument:
+    cu_seqlens_q/k and total_q are varlen's, seqlen_q/k and the batch strides batched's)."""
+
+    q: Value
+    k: Value
+    v: Value
+    o: Value
+    lse: Value
+    cu_seqlens_q: Value | None
+    cu_seqlens_k: Value | None
+    scale: Value
+    batch: Value
+    seqlen_q: Value | None
+    seqlen_k: Value | None
+    total_q: Value | None
+    heads_q: Value
+    group: Value
+    q_strides: Strides
+    k_strides: Strides
+    v_strides: Strides
+    o_strides: Strides
+
+
+@dataclass(frozen=True)
+class Views:
+    """The buffer resources over the workgroup's Q, K, V and O sequences."""
+
+    q: Value
+    k: Value
+    v: Value
+    o: Value
+
+
+@dataclass(frozen=True)
+class KvValues:
+    """One thread's vectors of a K / V block, loaded and not yet stored to LDS."""
+
+    k: list[Value]
+    v: list[Value]
+
+
+def _strides_of(b: Builder, spec: AttentionFwdSpec, tensor: str) -> Strides:
+    """Declare one tensor's stride arguments: {tensor}_stride_b (batched only), _s, _h."""
+    batch = b.param(f"{tensor}_stride_b", i32) if spec.seq_mode == "batched" else None
+    seq = b.param(f"{tensor}_stride_s", i32)
+    head = b.param(f"{tensor}_stride_h", i32)
+    return Strides(batch, seq, head)
+
+
+def kernel_params(b: Builder, spec: AttentionFwdSpec) -> Params:
+    """Declare the kernel arguments in launch-contract order."""
     elem = ir_type(spec.dtype)
-    params = {
-        "q": b.param("q", ptr(elem, "global"), noalias=True, readonly=True),
-        "k": b.param("k", ptr(elem, "global"), noalias=True, readonly=True),
-        "v": b.param("v", ptr(elem, "global"), noalias=True, readonly=True),
-        "o": b.param("o", ptr(elem, "global"), noalias=True, writeonly=True),
-        "lse": b.param("lse", ptr(f32, "global"), noalias=True, writeonly=True),
-    }
-    if spec.seq_mode == "varlen":
-        for name in ("cu_seqlens_q", "cu_seqlens_k"):
-            params[name] = b.param(name, ptr(i32, "global"), noalias=True, readonly=True)
-    params["scale"] = b.param("scale", f32)
-    sizes = ("batch", "seqlen_q", "seqlen_k") if spec.seq_mode == "batched" else ("batch", "total_q")
-    for name in (*sizes, "heads_q", "group"):
-        params[name] = b.param(name, i32)
-    dims = ("b", "s", "h") if spec.seq_mode == "batched" else ("s", "h")
-    for tensor in TENSORS:
-        for dim in dims:
-            params[f"{tensor}_stride_{dim}"] = b.param(f"{tensor}_stride_{dim}", i32)
-    return params
+    batched = spec.seq_mode == "batched"
+    varlen = spec.seq_mode == "varlen"
+    return Params(
+        q=b.param("q", ptr(elem, "global"), noalias=True, readonly=True),
+        k=b.param("k", ptr(elem, "global"), noalias=True, readonly=True),
+        v=b.param("v", ptr(elem, "global"), noalias=True, readonly=True),
+        o=b.param("o", ptr(elem, "global"), noalias=True, writeonly=True),
+        lse=b.param("lse", ptr(f32, "global"), noalias=True, writeonly=True),
+        cu_seqlens_q=b.param("cu_seqlens_q", ptr(i32, "global"), noalias=True, readonly=True) if varlen else None,
+        cu_seqlens_k=b.param("cu_seqlens_k", ptr(i32, "global"), noalias=True, readonly=True) if varlen else None,
+        scale=b.param("scale", f32),
+        batch=b.param("batch", i32),
+        seqlen_q=b.param("seqlen_q", i32) if batched else None,
+        seqlen_k=b.param("seqlen_k", i32) if batched else None,
+        total_q=b.param("total_q", i32) if varlen else None,
+        heads_q=b.param("heads_q", i32),
+        group=b.param("group", i32),
+        q_strides=_strides_of(b, spec, "q"),
+        k_strides=_strides_of(b, spec, "k"),
+        v_strides=_strides_of(b, spec, "v"),
+        o_strides=_strides_of(b, spec, "o"),
+    )
 
 
-def _views(b: Builder, spec: AttentionFwdSpec, params: dict[str, Value], work: Work) -> dict[str, tuple[Value, Value]]:
-    """(row-0 pointer, buffer resource) of the workgroup's Q, K, V and O sequences."""
+def _work_args(spec: AttentionFwdSpec, params: Params) -> dict[str, Value]:
+    """The kernel arguments common.decode_work reads, by name."""
+    args = {"batch": params.batch, "heads_q": params.heads_q, "group": params.group}
+    if spec.seq_mode == "batched":
+        assert params.seqlen_q is not None and params.seqlen_k is not None
+        args["seqlen_q"] = params.seqlen_q
+        args["seqlen_k"] = params.seqlen_k
+    else:
+        assert params.cu_seqlens_q is not None and params.cu_seqlens_k is not None
+        args["cu_seqlens_q"] = params.cu_seqlens_q
+        args["cu_seqlens_k"] = params.cu_seqlens_k
+    return args
+
+
+def _view(b: Builder, spec: AttentionFwdSpec, work: Work, base: Value, strides: Strides, is_q: bool, name: str
+          ) -> Value:
+    """The buffer resource over the workgroup's sequence of one tensor (is_q: Q or O, else K or V)."""
     esize = elem_bytes(spec.dtype)
-    views = {}
-    for tensor in TENSORS:
-        is_q = tensor in ("q", "o")
-        head = work.head if is_q else work.kv_head
-        seqlen = work.seqlen_q if is_q else work.seqlen_k
-        start = work.q_start if is_q else work.k_start
-        batch_offset = None
-        if spec.seq_mode == "batched":
-            batch_offset = b.mul(work.batch, params[f"{tensor}_stride_b"])
-        views[tensor] = seq_view(b, params[tensor], batch_offset, start, params[f"{tensor}_stride_s"], head,
-                                 params[f"{tensor}_stride_h"], seqlen, spec.head_dim, esize, name=tensor)
-    return views
+    head = work.head if is_q else work.kv_head
+    seqlen = work.seqlen_q if is_q else work.seqlen_k
+    start = work.q_start if is_q else work.k_start
+    batch_offset = None
+    if spec.seq_mode == "batched":
+        assert strides.b is not None
+        batch_offset = b.mul(work.batch, strides.b)
+    _row0, rsrc = seq_view(b, base, batch_offset, start, strides.s, head, strides.h, seqlen, spec.head_dim, esize,
+                           name=name)
+    return rsrc
 
 
 def _load_q(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value, stride_s: Value, lane: Value,
@@ -102,22 +180,28 @@ def _load_q(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value
     d_lane = emit_lane_part(b, plan.q_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.q_col.lane_part, lane)
     pieces = runs(plan.q_row.slot_offsets, MAX_ACCESS_ELEMS)
-    oks, lines = [], []
+    oks: list[Value] = []
+    lines: list[Value] = []
     for rep in range(plan.q_reps):
-        row = b.add(add_i32(b, row0, rep * op.n), q_lane, name="q_row")
+        first_row = add_i32(b, row0, rep * op.n)
+        row = b.add(first_row, q_lane, name="q_row")
         oks.append(b.cmpi("slt", row, seqlen_q))
-        lines.append(b.add(b.mul(row, stride_s), d_lane))
+        scaled = b.mul(row, stride_s)
+        lines.append(b.add(scaled, d_lane))
     frags: list[list[Value]] = []
     for step in range(plan.qk_steps):
         row_frags = []
         for rep in range(plan.q_reps):
-            ok, line = oks[rep], lines[rep]
+            ok = oks[rep]
+            line = lines[rep]
             frag = b.splat(b.const(0.0, elem), op.b.length)
             for first, count in pieces:
                 index = add_i32(b, line, step * op.k + plan.q_row.slot_offsets[first])
-                part = b.buffer_load(rsrc, masked_offset(b, ok, index, esize), vector_type(elem, count))
+                offset = masked_offset(b, ok, index, esize)
+                part = b.buffer_load(rsrc, offset, vector_type(elem, count))
                 for j in range(count):
-                    frag = b.insert(frag, part if count == 1 else b.extract(part, j), first + j)
+                    element = part if count == 1 else b.extract(part, j)
+                    frag = b.insert(frag, element, first + j)
             row_frags.append(frag)
         frags.append(row_frags)
     return frags
@@ -126,45 +210,62 @@ def _load_q(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value
 class KvCopy:
     """One thread's share of the K / V tile copy, set up once before the key loop."""
 
-    def __init__(self, b: Builder, plan: AttentionPlan, tid: Value, strides: tuple[Value, Value]):
+    def __init__(self, b: Builder, plan: AttentionPlan, tid: Value, k_stride: Value, v_stride: Value):
         self.plan = plan
+        self.k_stride = k_stride
+        self.v_stride = v_stride
         self.lines: list[Value] = []
         self.firsts: list[Value] = []
-        self.bases: list[tuple[Value, Value]] = []  # (K, V) element index of the access at key block 0
+        self.k_bases: list[Value] = []  # element index of the K access at key block 0
+        self.v_bases: list[Value] = []
         for i in range(plan.copy.per_thread):
             line, first = tile_access(b, plan.copy, tid, i)
             self.lines.append(line)
             self.firsts.append(first)
-            self.bases.append((b.add(b.mul(line, strides[0]), first, name="k_index"),
-                               b.add(b.mul(line, strides[1]), first, name="v_index")))
+            k_rows = b.mul(line, k_stride)
+            self.k_bases.append(b.add(k_rows, first, name="k_index"))
+            v_rows = b.mul(line, v_stride)
+            self.v_bases.append(b.add(v_rows, first, name="v_index"))
 
-    def run(self, b: Builder, views: dict[str, tuple[Value, Value]], strides: tuple[Value, Value], k0: Value,
-            seqlen_k: Value, lds: tuple[Value, Value], elem: ScalarType) -> None:
-        """Copy the key block at k0 into the K and V^T tiles (keys past seqlen_k read 0)."""
+    def load(self, b: Builder, views: Views, k0: Value, seqlen_k: Value, elem: ScalarType) -> KvValues:
+        """This thread's vectors of the key block at k0 (keys past seqlen_k read 0)."""
+        plan = self.plan
+        esize = elem.bits // 8
+        vtype = vector_type(elem, plan.copy.vec)
+        k_shift = b.mul(k0, self.k_stride)
+        v_shift = b.mul(k0, self.v_stride)
+        values = KvValues([], [])
+        for i in range(plan.copy.per_thread):
+            key = b.add(k0, self.lines[i])
+            ok = b.cmpi("slt", key, seqlen_k)
+            k_index = b.add(self.k_bases[i], k_shift)
+            k_offset = masked_offset(b, ok, k_index, esize)
+            values.k.append(b.buffer_load(views.k, k_offset, vtype, name="k_vals"))
+            v_index = b.add(self.v_bases[i], v_shift)
+            v_offset = masked_offset(b, ok, v_index, esize)
+            values.v.append(b.buffer_load(views.v, v_offset, vtype, name="v_vals"))
+        return values
+
+    def store(self, b: Builder, k_lds: Value, v_lds: Value, values: KvValues, elem: ScalarType) -> None:
+        """Write the vectors into the K tile ([key][head_dim + pad]) and the V^T tile
+        ([head_dim][key + pad])."""
         plan = self.plan
         vec = plan.copy.vec
         esize = elem.bits // 8
-        vtype = vector_type(elem, vec)
-        shifts = (b.mul(k0, strides[0]), b.mul(k0, strides[1]))
-        values = []
-        for i in range(plan.copy.per_thread):
-            ok = b.cmpi("slt", b.add(k0, self.lines[i]), seqlen_k)
-            pair = []
-            for t, tensor in enumerate(("k", "v")):
-                offset = masked_offset(b, ok, b.add(self.bases[i][t], shifts[t]), esize)
-                pair.append(b.buffer_load(views[tensor][1], offset, vtype, name=f"{tensor}_vals"))
-            values.append(pair)
         k_align = 0 if vec == 1 else guaranteed_align(esize, vec * esize, [plan.k_tile.stride, vec])
         for i in range(plan.copy.per_thread):
-            k_index = b.add(mul_i32(b, self.lines[i], plan.k_tile.stride), self.firsts[i])
-            b.lds_store(lds[0], k_index, values[i][0], align=k_align)
-            v_index = b.add(mul_i32(b, self.firsts[i], plan.v_tile.stride), self.lines[i])
+            k_line = mul_i32(b, self.lines[i], plan.k_tile.stride)
+            k_index = b.add(k_line, self.firsts[i])
+            b.lds_store(k_lds, k_index, values.k[i], align=k_align)
+            v_line = mul_i32(b, self.firsts[i], plan.v_tile.stride)
+            v_index = b.add(v_line, self.lines[i])
             for j in range(vec):
-                element = values[i][1] if vec == 1 else b.extract(values[i][1], j)
-                b.lds_store(lds[1], add_i32(b, v_index, j * plan.v_tile.stride), element)
+                element = values.v[i] if vec == 1 else b.extract(values.v[i], j)
+                index = add_i32(b, v_index, j * plan.v_tile.stride)
+                b.lds_store(v_lds, index, element)
 
 
-def _scores(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Value, k_bases: list[Value],
+def _scores_of(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Value, k_bases: list[Value],
             qfrags: list[list[Value]], elem: ScalarType) -> list[list[Value]]:
     """acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32."""
     op = plan.op
@@ -179,7 +280,7 @@ def _scores(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Valu
 
 
 def _p_operands(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, probs: list[list[list[Value]]],
-                p_lds: Value | None, p_bases: tuple[list[Value], list[Value]] | None, elem: ScalarType
+                p_lds: Value | None, p_store_bases: list[Value], p_load_bases: list[Value], elem: ScalarType
                 ) -> list[list[Value]]:
     """frags[step][q_rep]: P^T as the B operand of O^T += V^T P^T, rounded to the input dtype.
     probs[q_rep][key_rep][slot] are the f32 probabilities in the S^T C layout."""
@@ -188,59 +289,73 @@ def _p_operands(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, probs: 
     if plan.chain is not None:
         return [[chain_fragment(b, plan.chain, step, rounded[rq], elem, name="p_frag") for rq in range(plan.q_reps)]
                 for step in range(plan.pv_steps)]
-    assert p_lds is not None and p_bases is not None and plan.p_store is not None and plan.p_load is not None
+    assert p_lds is not None and plan.p_store is not None and plan.p_load is not None
     for rq in range(plan.q_reps):
         for rk in range(plan.key_reps):
             frag = b.splat(b.const(0.0, elem), op.c.length)
             for slot, value in enumerate(rounded[rq][rk]):
                 frag = b.insert(frag, value, slot)
-            store_fragment(b, p_lds, p_bases[0][rq], plan.p_store, rk * op.m, frag, elem, [])
+            store_fragment(b, p_lds, p_store_bases[rq], plan.p_store, rk * op.m, frag, elem, [])
     b.barrier()
-    return [[load_fragment(b, p_lds, p_bases[1][rq], plan.p_load, step * op.k, elem, [], name="p_frag")
+    return [[load_fragment(b, p_lds, p_load_bases[rq], plan.p_load, step * op.k, elem, [], name="p_frag")
              for rq in range(plan.q_reps)] for step in range(plan.pv_steps)]
 
 
-def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: dict[str, Value], work: Work,
-              views: dict[str, tuple[Value, Value]], lane: Value, rows: list[Value], accs: list[list[Value]],
-              ms: list[Value], ls: list[Value], fault: str) -> None:
+def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: Params, work: Work, views: Views,
+              lane: Value, rows: list[Value], accs: list[list[Value]], ms: list[Value], ls: list[Value], fault: str
+              ) -> None:
     """O = O^T / l in the input dtype and LSE (natural log) of every row inside the sequence."""
     op = plan.op
     elem = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
-    o_rsrc = views["o"][1]
+    o_rsrc = views.o
     d_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     pieces = runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS)
     if spec.seq_mode == "batched":
-        lse_rows = b.mul(b.add(b.mul(work.batch, params["heads_q"]), work.head), work.seqlen_q)
-        lse_count = b.mul(b.mul(params["batch"], params["heads_q"]), work.seqlen_q)
+        heads = b.mul(work.batch, params.heads_q)
+        seq = b.add(heads, work.head)
+        lse_rows = b.mul(seq, work.seqlen_q)
+        all_heads = b.mul(params.batch, params.heads_q)
+        lse_count = b.mul(all_heads, work.seqlen_q)
     else:
-        assert work.q_start is not None
-        lse_rows = b.add(b.mul(work.head, params["total_q"]), work.q_start)
-        lse_count = b.mul(params["heads_q"], params["total_q"])
-    lse_rsrc = b.make_rsrc(params["lse"], mul_i32(b, lse_count, 4), name="lse_rsrc")
+        assert work.q_start is not None and params.total_q is not None
+        head_rows = b.mul(work.head, params.total_q)
+        lse_rows = b.add(head_rows, work.q_start)
+        lse_count = b.mul(params.heads_q, params.total_q)
+    lse_bytes = mul_i32(b, lse_count, 4)
+    lse_rsrc = b.make_rsrc(params.lse, lse_bytes, name="lse_rsrc")
     leader_bits = 0
     for mask in plan.group:
         leader_bits |= mask
-    leader = b.cmpi("eq", b.and_(lane, const_i32(b, leader_bits)), const_i32(b, 0), name="leader")
+    bits = const_i32(b, leader_bits)
+    low = b.and_(lane, bits)
+    leader = b.cmpi("eq", low, const_i32(b, 0), name="leader")
     for rq in range(plan.q_reps):
         inv, lse = finalize(b, ms[rq], ls[rq], plan.group, lse_log2=fault == "lse_log2")
         row = rows[rq]
         ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
-        line = b.add(b.mul(row, params["o_stride_s"]), d_lane)
+        row_at = b.mul(row, params.o_strides.s)
+        line = b.add(row_at, d_lane)
         for rd in range(plan.d_reps):
-            scaled = b.mul(accs[rd][rq], b.splat(inv, op.c.length), name="o")
+            inv_v = b.splat(inv, op.c.length)
+            scaled = b.mul(accs[rd][rq], inv_v, name="o")
             for first, count in pieces:
                 index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
                 if count == 1:
-                    value = b.truncf(b.extract(scaled, first), elem)
+                    element = b.extract(scaled, first)
+                    value = b.truncf(element, elem)
                 else:
                     part = b.splat(b.const(0.0, f32), count)
                     for j in range(count):
-                        part = b.insert(part, b.extract(scaled, first + j), j)
+                        element = b.extract(scaled, first + j)
+                        part = b.insert(part, element, j)
                     value = b.truncf(part, vector_type(elem, count))
-                b.buffer_store(o_rsrc, masked_offset(b, ok, index, esize), value)
+                offset = masked_offset(b, ok, index, esize)
+                b.buffer_store(o_rsrc, offset, value)
         lse_ok = b.and_(ok, leader)
-        b.buffer_store(lse_rsrc, masked_offset(b, lse_ok, b.add(lse_rows, row), 4), lse)
+        lse_index = b.add(lse_rows, row)
+        lse_offset = masked_offset(b, lse_ok, lse_index, 4)
+        b.buffer_store(lse_rsrc, lse_offset, lse)
 
 
 def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -261,46 +376,68 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     tid = b.thread_id_x(name="tid")
     lane = b.lane_id(name="lane")
     wave = b.wave_id(name="wave")
-    work = decode_work(b, spec.seq_mode, spec.block_m, params, wrong_kv_head=_fault == "wrong_kv_head")
-    views = _views(b, spec, params, work)
-    scale = params["scale"]
+    work = decode_work(b, spec.seq_mode, spec.block_m, _work_args(spec, params),
+                       wrong_kv_head=_fault == "wrong_kv_head")
+    views = Views(
+        q=_view(b, spec, work, params.q, params.q_strides, True, "q"),
+        k=_view(b, spec, work, params.k, params.k_strides, False, "k"),
+        v=_view(b, spec, work, params.v, params.v_strides, False, "v"),
+        o=_view(b, spec, work, params.o, params.o_strides, True, "o"),
+    )
+    scale = params.scale
     if _fault == "scale_twice":
         scale = b.mul(scale, scale)
     scale2 = b.mul(scale, f32_const(b, LOG2E, 1), name="scale_log2")
     wave_row0 = mul_i32(b, wave, spec.wave_rows, name="wave_row0")
     block_row0 = b.add(work.q0, wave_row0, name="row0")
-    qfrags = _load_q(b, spec, plan, views["q"][1], params["q_stride_s"], lane, block_row0, work.seqlen_q, elem)
+    qfrags = _load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem)
 
     key_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
-    rows = [b.add(add_i32(b, block_row0, rq * op.n), q_lane, name="row") for rq in range(plan.q_reps)]
-    rooms = [b.sub(visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k), key_lane, name="room") for row in rows]
-    strides = (params["k_stride_s"], params["v_stride_s"])
-    copy = KvCopy(b, plan, tid, strides)
-    k_bases = [fragment_base(b, plan.k_frag, lane, const_i32(b, rk * op.m), name="k_frag_base")
-               for rk in range(plan.key_reps)]
-    v_bases = [fragment_base(b, plan.v_frag, lane, const_i32(b, rd * op.m), name="vt_frag_base")
-               for rd in range(plan.d_reps)]
-    p_bases = None
+    rows = []
+    for rq in range(plan.q_reps):
+        first_row = add_i32(b, block_row0, rq * op.n)
+        rows.append(b.add(first_row, q_lane, name="row"))
+    rooms = []
+    for row in rows:
+        limit = visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k)
+        rooms.append(b.sub(limit, key_lane, name="room"))
+    copy = KvCopy(b, plan, tid, params.k_strides.s, params.v_strides.s)
+    k_bases = []
+    for rk in range(plan.key_reps):
+        line0 = const_i32(b, rk * op.m)
+        k_bases.append(fragment_base(b, plan.k_frag, lane, line0, name="k_frag_base"))
+    v_bases = []
+    for rd in range(plan.d_reps):
+        line0 = const_i32(b, rd * op.m)
+        v_bases.append(fragment_base(b, plan.v_frag, lane, line0, name="vt_frag_base"))
+    p_store_bases: list[Value] = []
+    p_load_bases: list[Value] = []
     if plan.p_store is not None and plan.p_load is not None:
         lines = [add_i32(b, wave_row0, rq * op.n) for rq in range(plan.q_reps)]
-        p_bases = ([fragment_base(b, plan.p_store, lane, line, name="p_store_base") for line in lines],
-                   [fragment_base(b, plan.p_load, lane, line, name="p_load_base") for line in lines])
+        for line in lines:
+            p_store_bases.append(fragment_base(b, plan.p_store, lane, line, name="p_store_base"))
+        for line in lines:
+            p_load_bases.append(fragment_base(b, plan.p_load, lane, line, name="p_load_base"))
     blocks = key_blocks(b, mask, work.q0, spec.block_m, spec.block_n, work.seqlen_q, work.seqlen_k)
 
     o_zero = f32_const(b, 0.0, op.c.length, name="o_acc")
     count_o = plan.d_reps * plan.q_reps
-    inits = [o_zero] * count_o + [f32_const(b, float("-inf"), 1, name="m")] * plan.q_reps
-    inits += [f32_const(b, 0.0, 1, name="l")] * plan.q_reps
+    inits = [o_zero] * count_o
+    m0 = f32_const(b, float("-inf"), 1, name="m")
+    inits += [m0] * plan.q_reps
+    l0 = f32_const(b, 0.0, 1, name="l")
+    inits += [l0] * plan.q_reps
 
     def body(kt: Value, *carried: Value) -> list[Value]:
         o_accs = [list(carried[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
         ms = list(carried[count_o:count_o + plan.q_reps])
         ls = list(carried[count_o + plan.q_reps:])
         k0 = mul_i32(b, kt, spec.block_n, name="k0")
-        copy.run(b, views, strides, k0, work.seqlen_k, (k_lds, v_lds), elem)
+        values = copy.load(b, views, k0, work.seqlen_k, elem)
+        copy.store(b, k_lds, v_lds, values, elem)
         b.barrier()
-        s_accs = _scores(b, spec, plan, k_lds, k_bases, qfrags, elem)
+        s_accs = _scores_of(b, spec, plan, k_lds, k_bases, qfrags, elem)
         probs: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
             room = b.sub(rooms[rq], k0, name="room_k0")
@@ -309,14 +446,16 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
                 for slot in range(op.c.length):
                     key = rk * op.m + plan.c_row.slot_offsets[slot]
                     visible = b.cmpi("sle", const_i32(b, key), room)
-                    value = b.mul(b.extract(s_accs[rk][rq], slot), scale2)
-                    scores.append(b.select(visible, value, f32_const(b, float("-inf"), 1), name="score"))
+                    raw = b.extract(s_accs[rk][rq], slot)
+                    value = b.mul(raw, scale2)
+                    masked = f32_const(b, float("-inf"), 1)
+                    scores.append(b.select(visible, value, masked, name="score"))
             p, ms[rq], ls[rq], alpha = online_update(b, scores, ms[rq], ls[rq], plan.group)
             probs.append([p[rk * op.c.length:(rk + 1) * op.c.length] for rk in range(plan.key_reps)])
             alpha_v = b.splat(alpha, op.c.length, name="alpha_v")
             for rd in range(plan.d_reps):
                 o_accs[rd][rq] = b.mul(o_accs[rd][rq], alpha_v, name="o_acc")
-        pfrags = _p_operands(b, spec, plan, probs, p_lds, p_bases, elem)
+        pfrags = _p_operands(b, spec, plan, probs, p_lds, p_store_bases, p_load_bases, elem)
         for step in range(plan.pv_steps):
             for rd in range(plan.d_reps):
                 vfrag = load_fragment(b, v_lds, v_bases[rd], plan.v_frag, step * op.k, elem, [], name="vt_frag")
@@ -326,7 +465,9 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         return [acc for accs in o_accs for acc in accs] + ms + ls
 
     names = ["o_acc"] * count_o + ["m"] * plan.q_reps + ["l"] * plan.q_reps
-    out = b.for_(const_i32(b, 0), blocks, const_i32(b, 1), inits, body, names=names, iv_name="kt")
+    lb = const_i32(b, 0)
+    step = const_i32(b, 1)
+    out = b.for_(lb, blocks, step, inits, body, names=names, iv_name="kt")
     o_accs = [list(out[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
     ms = list(out[count_o:count_o + plan.q_reps])
     ls = list(out[count_o + plan.q_reps:])
