@@ -13,13 +13,13 @@ from rocke_library.kernels.attention.attention_fwd import AttentionFwdSpec, buil
 from rocke_library.kernels.attention.attention_fwd.numerics import Case, run_case
 
 SPECS = {
-    "gfx942": "block_m=64 block_n=64 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=mfma_f32_32x32x8_f16 "
-              "seq_mode=batched waves=2",
-    "gfx950": "block_m=64 block_n=64 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=mfma_f32_32x32x16_f16 "
-              "seq_mode=batched waves=2",
-    "gfx1100": "block_m=64 block_n=16 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
+    "gfx942": "block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
+              "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=2",
+    "gfx950": "block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
+              "op_id=mfma_f32_32x32x16_f16 seq_mode=batched waves=2",
+    "gfx1100": "block_m=64 block_n=16 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
                "op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=4",
-    "gfx1201": "block_m=64 block_n=64 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
+    "gfx1201": "block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
                "op_id=wmma_f32_16x16x16_f16_gfx12 seq_mode=batched waves=4",
 }
 CASE = Case((256,), (256,), 2, 2)

@@ -3,7 +3,10 @@ config of the config file at its edge case (tails on S_q and S_k, S_q != S_k, GQ
 an empty query and an empty key sequence), then MQA, MHA, a [B, H, S, D] strided layout, rows that
 see no key (causal_br with S_q > S_k), a single key, and the negative controls (test-only faults:
 LSE in log2 units, causal mask dropped, scale applied twice, wrong GQA head mapping), which must
-fail the same comparison. Tolerances: numerics.py / docs/attention.md."""
+fail the same comparison. The double_buffer configs also run over several key blocks (both LDS
+stages written and read more than once, the simulator's race detector on), and without the barrier
+after the copy into the other stage (test-only fault) the race detector must stop them.
+Tolerances: numerics.py / docs/attention.md."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import numpy as np
 import pytest
 
 from rocke.families.configs import ConfigLine, family_configs
+from rocke.sim import DataRace
 from rocke_library.kernels.attention.attention_fwd import AttentionFwdSpec, attend
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY
 from rocke_library.kernels.attention.attention_fwd.numerics import Case, edge_case, run_case
@@ -18,15 +22,16 @@ from rocke_library.kernels.attention.attention_fwd.numerics import Case, edge_ca
 pytestmark = pytest.mark.numeric
 
 CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
+DOUBLE = [line for line in CONFIGS if AttentionFwdSpec.from_kv(line.kv).double_buffer]
 
 SPECS = {
-    "gfx942": "block_m=32 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_16x16x16_f16 "
-              "seq_mode=batched waves=2",
-    "gfx950": "block_m=32 block_n=32 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_16x16x32_bf16 "
-              "seq_mode=batched waves=2",
-    "gfx1100": "block_m=32 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
+    "gfx942": "block_m=32 block_n=32 double_buffer=0 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
+              "op_id=mfma_f32_16x16x16_f16 seq_mode=batched waves=2",
+    "gfx950": "block_m=32 block_n=32 double_buffer=0 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
+              "op_id=mfma_f32_16x16x32_bf16 seq_mode=batched waves=2",
+    "gfx1100": "block_m=32 block_n=32 double_buffer=0 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
                "op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
-    "gfx1201": "block_m=32 block_n=32 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
+    "gfx1201": "block_m=32 block_n=32 double_buffer=0 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
                "op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
 }
 
@@ -72,6 +77,32 @@ def test_negative_controls_fail(arch: str, fault: str) -> None:
     assert run_case(spec, arch, case).ok
     result = run_case(spec, arch, case, fault=fault)
     assert not result.ok, f"the {fault} variant passed: {result.message}"
+
+
+def test_double_buffer_configs_on_every_arch() -> None:
+    assert {line.arch for line in DOUBLE} == set(SPECS)
+
+
+@pytest.mark.parametrize("line", DOUBLE, ids=[f"{c.arch}:{c.lineno}" for c in DOUBLE])
+def test_double_buffer_over_many_key_blocks(line: ConfigLine) -> None:
+    """Four key blocks and a tail: each stage is written and read twice, the race detector runs."""
+    spec = AttentionFwdSpec.from_kv(line.kv)
+    rows, keys = 3 * spec.block_n + 5, 4 * spec.block_n + 5
+    if spec.seq_mode == "batched":
+        case = Case((rows,), (keys,), 2, 1)
+    else:
+        case = Case((rows, 0, 9), (keys, 3, 2 * spec.block_n + 1), 2, 1)
+    result = run_case(spec, line.arch, case)
+    assert result.ok, result.message
+
+
+@pytest.mark.parametrize("arch", sorted(SPECS))
+def test_double_buffer_without_the_stage_barrier_races(arch: str) -> None:
+    spec = _spec(arch, double_buffer="1")
+    case = Case((37,), (3 * spec.block_n + 5,), 2, 2)
+    assert run_case(spec, arch, case).ok
+    with pytest.raises(DataRace):
+        run_case(spec, arch, case, fault="no_stage_barrier")
 
 
 def test_reference_against_the_definition() -> None:

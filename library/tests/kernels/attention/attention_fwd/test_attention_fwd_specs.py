@@ -16,8 +16,8 @@ from rocke.gates.conformance import with_changes
 from rocke_library.kernels.attention.attention_fwd import AttentionFwdSpec, build, launch, plan_attention
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY
 
-BASE = ATTN = ("block_m=64 block_n=64 dtype=f16 head_dim=64 lds_pad=8 mask=none op_id=mfma_f32_32x32x8_f16 "
-               "seq_mode=batched waves=2")
+BASE = ATTN = ("block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=64 lds_pad=8 mask=none "
+               "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=2")
 
 SPEC_REFUSALS = [
     ({"dtype": "f32"}, "attention_fwd: dtype=f32: must be one of f16, bf16"),
@@ -56,6 +56,12 @@ ARCH_REFUSALS = [
     ({**GFX11, "block_n": 128, "head_dim": 128}, "gfx1100",
      "attention_fwd: block_n=128: the LDS tiles (K, V^T and P) need 87040 bytes, over the 65536 bytes of gfx1100"),
     ({**GFX11, "block_n": 32, "head_dim": 128}, "gfx1100",
+     "attention_fwd: block_n=32: the key loop holds 144 VGPRs per lane (O and S^T accumulators, Q^T fragments), "
+     "over the budget of 140"),
+    ({"double_buffer": True, "head_dim": 128}, "gfx942",
+     "attention_fwd: double_buffer=1: the LDS tiles (K and V^T) need 71680 bytes with two stages of K and V^T, "
+     "over the 65536 bytes of gfx942 (one stage: 35840 bytes)"),
+    ({**GFX11, "block_n": 32, "double_buffer": True, "head_dim": 128}, "gfx1100",
      "attention_fwd: block_n=32: the key loop holds 144 VGPRs per lane (O and S^T accumulators, Q^T fragments), "
      "over the budget of 140"),
 ]
@@ -97,6 +103,17 @@ def test_p_path_follows_the_layouts(arch: str, op_id: str, registers: bool) -> N
     assert text == spec.kernel_name()
 
 
+def test_double_buffer_doubles_the_kv_tiles() -> None:
+    for arch, changes in (("gfx942", {}), ("gfx1100", {**GFX11, "block_n": 32})):
+        one = plan_attention(AttentionFwdSpec.from_kv(with_changes(ATTN, **changes)), get_arch(arch))
+        two = plan_attention(AttentionFwdSpec.from_kv(with_changes(ATTN, double_buffer=True, **changes)),
+                             get_arch(arch))
+        kv_bytes = one.k_tile.nbytes(2) + one.v_tile.nbytes(2)
+        assert two.k_tile.stages == two.v_tile.stages == 2 and one.k_tile.stages == 1
+        assert two.lds_bytes == one.lds_bytes + kv_bytes  # the P tile (gfx1100) keeps one stage
+        assert (two.p_tile is None) == (arch == "gfx942")
+
+
 def test_launch_contract_batched_and_varlen() -> None:
     spec = AttentionFwdSpec.from_kv(ATTN)
     c = launch(spec, {"batch": 2, "seqlen_q": 100, "seqlen_k": 70, "heads_q": 8, "heads_kv": 2})
@@ -129,6 +146,7 @@ def test_config_file_coverage() -> None:
     refusals = [line for line in lines if line.refuse]
     texts = [kit.build_text(FAMILY, line.kv, line.arch) for line in refusals]
     for rule in ("head_dim=96: must be one of", "must be a multiple of atom m", "over the 65536 bytes",
+                 "with two stages of K and V^T",
                  "VGPRs per lane", "is not available on", "-thread workgroup limit"):
         assert any(rule in text for text in texts), rule
 

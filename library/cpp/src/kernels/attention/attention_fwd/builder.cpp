@@ -224,17 +224,23 @@ class KvCopy {
     return values;
   }
 
-  // Write the vectors into the K tile ([key][head_dim + pad]) and the V^T tile ([head_dim][key + pad]).
-  void store(Builder& b, Value* k_lds, Value* v_lds, const KvValues& values, Type elem) const {
+  // Write the vectors into the K tile ([key][head_dim + pad]) and the V^T tile ([head_dim][key + pad]),
+  // at the element offsets k_stage / v_stage of a stage (nullptr: stage 0).
+  void store(Builder& b, Value* k_lds, Value* v_lds, Value* k_stage, Value* v_stage, const KvValues& values,
+             Type elem) const {
     std::int64_t vec = plan_.copy.vec;
     std::int64_t esize = elem.bits() / 8;
-    std::int64_t k_align = vec == 1 ? 0 : helpers::guaranteed_align(esize, vec * esize, {plan_.k_tile.stride(), vec});
+    std::vector<std::int64_t> k_multiples{plan_.k_tile.stride(), vec};
+    if (k_stage != nullptr) k_multiples.push_back(plan_.k_tile.stage_elems());
+    std::int64_t k_align = vec == 1 ? 0 : helpers::guaranteed_align(esize, vec * esize, k_multiples);
     for (std::int64_t i = 0; i < plan_.copy.per_thread; ++i) {
       Value* k_line = mul_i32(b, lines_[at(i)], plan_.k_tile.stride());
       Value* k_index = b.add(k_line, firsts_[at(i)]);
+      if (k_stage != nullptr) k_index = b.add(k_index, k_stage);
       b.lds_store(k_lds, k_index, values.k[at(i)], {.align = k_align});
       Value* v_line = mul_i32(b, firsts_[at(i)], plan_.v_tile.stride());
       Value* v_index = b.add(v_line, lines_[at(i)]);
+      if (v_stage != nullptr) v_index = b.add(v_index, v_stage);
       for (std::int64_t j = 0; j < vec; ++j) {
         Value* element = vec == 1 ? values.v[at(i)] : b.extract(values.v[at(i)], j);
         Value* index = add_i32(b, v_index, j * plan_.v_tile.stride());
@@ -255,13 +261,15 @@ class KvCopy {
 
 // acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32.
 std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_lds, const Values& k_bases,
-                              const std::vector<Values>& qfrags, Type elem) {
+                              const std::vector<std::int64_t>& k_multiples, const std::vector<Values>& qfrags,
+                              Type elem) {
   const arch::MmaOp& op = *plan.op;
   Value* zero = f32_const(b, 0.0, op.c.length, "s_acc");
   std::vector<Values> accs(at(plan.key_reps), Values(at(plan.q_reps), zero));
   for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
     for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-      Value* kfrag = helpers::load_fragment(b, k_lds, k_bases[at(rk)], plan.k_frag, step * op.k, elem, {}, "k_frag");
+      Value* kfrag = helpers::load_fragment(b, k_lds, k_bases[at(rk)], plan.k_frag, step * op.k, elem, k_multiples,
+                                             "k_frag");
       for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
         Value*& acc = accs[at(rk)][at(rq)];
         acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
@@ -457,6 +465,16 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Value* l0 = f32_const(b, 0.0, 1, "l");
   inits.insert(inits.end(), at(plan.q_reps), l0);
 
+  std::vector<std::int64_t> k_multiples;
+  std::vector<std::int64_t> v_multiples;
+  if (spec.double_buffer) {
+    k_multiples.push_back(plan.k_tile.stage_elems());
+    v_multiples.push_back(plan.v_tile.stage_elems());
+    KvValues first = copy.load(b, views, const_i32(b, 0), work.seqlen_k, elem);
+    copy.store(b, k_lds, v_lds, nullptr, nullptr, first, elem);
+    b.barrier();
+  }
+
   auto body = [&](Value* kt, const Values& carried) -> Values {
     std::vector<Values> o_accs;
     for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
@@ -465,10 +483,26 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     Values ms(carried.begin() + count_o, carried.begin() + count_o + plan.q_reps);
     Values ls(carried.begin() + count_o + plan.q_reps, carried.end());
     Value* k0 = mul_i32(b, kt, spec.block_n, "k0");
-    KvValues values = copy.load(b, views, k0, work.seqlen_k, elem);
-    copy.store(b, k_lds, v_lds, values, elem);
-    b.barrier();
-    std::vector<Values> s_accs = scores_of(b, plan, k_lds, k_bases, qfrags, elem);
+    Values k_now = k_bases;
+    Values v_now = v_bases;
+    Value* stage = nullptr;
+    KvValues values;
+    if (spec.double_buffer) {
+      // Block kt sits in stage kt & 1 (the previous iteration copied it); load block kt + 1 now,
+      // store it into the other stage after the products of block kt.
+      stage = b.and_(kt, const_i32(b, 1), "stage");
+      Value* next_k0 = add_i32(b, k0, spec.block_n, "next_k0");
+      values = copy.load(b, views, next_k0, work.seqlen_k, elem);
+      Value* k_offset = mul_i32(b, stage, plan.k_tile.stage_elems(), "k_stage");
+      Value* v_offset = mul_i32(b, stage, plan.v_tile.stage_elems(), "v_stage");
+      for (Value*& base : k_now) base = b.add(base, k_offset);
+      for (Value*& base : v_now) base = b.add(base, v_offset);
+    } else {
+      values = copy.load(b, views, k0, work.seqlen_k, elem);
+      copy.store(b, k_lds, v_lds, nullptr, nullptr, values, elem);
+      b.barrier();
+    }
+    std::vector<Values> s_accs = scores_of(b, plan, k_lds, k_now, k_multiples, qfrags, elem);
     std::vector<std::vector<Values>> probs;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
       Value* room = b.sub(rooms[at(rq)], k0, "room_k0");
@@ -500,12 +534,18 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     for (std::int64_t step = 0; step < plan.pv_steps; ++step) {
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         Value* vfrag =
-            helpers::load_fragment(b, v_lds, v_bases[at(rd)], plan.v_frag, step * op.k, elem, {}, "vt_frag");
+            helpers::load_fragment(b, v_lds, v_now[at(rd)], plan.v_frag, step * op.k, elem, v_multiples, "vt_frag");
         for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
           Value*& acc = o_accs[at(rd)][at(rq)];
           acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
         }
       }
+    }
+    if (stage != nullptr) {
+      Value* other = b.xor_(stage, const_i32(b, 1), "next_stage");
+      Value* k_next = mul_i32(b, other, plan.k_tile.stage_elems(), "k_next");
+      Value* v_next = mul_i32(b, other, plan.v_tile.stage_elems(), "v_next");
+      copy.store(b, k_lds, v_lds, k_next, v_next, values, elem);
     }
     b.barrier();
     Values out;

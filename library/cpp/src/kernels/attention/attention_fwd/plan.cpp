@@ -52,8 +52,9 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
     spec.fail("block_n", cat("the K / V tile of ", str(spec.block_n), " x ", str(spec.head_dim),
                              " elements does not split evenly over ", str(threads), " threads"));
   }
-  helpers::PaddedTile k_tile{spec.block_n, spec.head_dim, spec.lds_pad, 1};
-  helpers::PaddedTile v_tile{spec.head_dim, spec.block_n, spec.lds_pad, 1};
+  std::int64_t stages = spec.double_buffer ? 2 : 1;
+  helpers::PaddedTile k_tile{spec.block_n, spec.head_dim, spec.lds_pad, stages};
+  helpers::PaddedTile v_tile{spec.head_dim, spec.block_n, spec.lds_pad, stages};
   std::int64_t key_reps = spec.block_n / op.m;
   std::optional<helpers::ChainPlan> chain = helpers::plan_chain(op, key_reps, op, "b");
   std::optional<helpers::PaddedTile> p_tile;
@@ -70,6 +71,14 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
   for (const helpers::PaddedTile& tile : tiles) lds_bytes += tile.nbytes(esize);
   if (lds_bytes > target.lds_bytes) {
     std::string path = p_tile ? "K, V^T and P" : "K and V^T";
+    std::int64_t one_stage = lds_bytes - k_tile.nbytes(esize) - v_tile.nbytes(esize);
+    one_stage += helpers::PaddedTile{spec.block_n, spec.head_dim, spec.lds_pad, 1}.nbytes(esize);
+    one_stage += helpers::PaddedTile{spec.head_dim, spec.block_n, spec.lds_pad, 1}.nbytes(esize);
+    if (spec.double_buffer && one_stage <= target.lds_bytes) {
+      spec.fail("double_buffer", cat("the LDS tiles (", path, ") need ", str(lds_bytes),
+                                     " bytes with two stages of K and V^T, over the ", str(target.lds_bytes),
+                                     " bytes of ", target.name, " (one stage: ", str(one_stage), " bytes)"));
+    }
     spec.fail("block_n", cat("the LDS tiles (", path, ") need ", str(lds_bytes), " bytes, over the ",
                              str(target.lds_bytes), " bytes of ", target.name));
   }

@@ -12,9 +12,10 @@ using S = AttentionFwdSpec;
 
 const std::vector<Field<S>>& S::fields() {
   static const std::vector<Field<S>> list = {
-      {"block_m", &S::block_m}, {"block_n", &S::block_n}, {"dtype", &S::dtype},
-      {"head_dim", &S::head_dim}, {"lds_pad", &S::lds_pad}, {"mask", &S::mask},
-      {"op_id", &S::op_id},     {"seq_mode", &S::seq_mode}, {"waves", &S::waves},
+      {"block_m", &S::block_m},   {"block_n", &S::block_n},   {"double_buffer", &S::double_buffer},
+      {"dtype", &S::dtype},       {"head_dim", &S::head_dim}, {"lds_pad", &S::lds_pad},
+      {"mask", &S::mask},         {"op_id", &S::op_id},       {"seq_mode", &S::seq_mode},
+      {"waves", &S::waves},
   };
   return list;
 }

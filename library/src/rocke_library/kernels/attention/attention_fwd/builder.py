@@ -16,6 +16,11 @@ loop bound is computed on the device, so fully masked blocks are never visited):
      (store, barrier, load);
   5. O^T += V^T P^T; barrier (the next copy overwrites K and V).
 
+With double_buffer the K and V^T tiles have two stages: block 0 is copied into stage 0 before the
+loop (and a barrier); iteration j issues the global loads of block j + 1 first, runs steps 2-5 on
+stage j & 1, then stores the loaded block into stage (j & 1) ^ 1 and ends with the one barrier
+(every wave has finished reading that stage, in iteration j - 1, before any thread writes it).
+
 The epilogue divides by l (0 for a row that saw no key), stores O in the input dtype and the
 natural-log LSE (f32, -inf for such rows) through buffer resources; rows past the sequence drop.
 """
@@ -50,8 +55,9 @@ from .plan import MAX_ACCESS_ELEMS, AttentionPlan, plan_attention, runs
 from .spec import AttentionFwdSpec
 
 # Test-only broken variants (negative controls): LSE left in log2 units, causal mask dropped, scale
-# applied twice, query head h mapped to kv head h % h_kv.
-FAULTS = ("", "lse_log2", "no_causal", "scale_twice", "wrong_kv_head")
+# applied twice, query head h mapped to kv head h % h_kv, and (double_buffer) the barrier after the
+# copy into the other stage dropped.
+FAULTS = ("", "lse_log2", "no_causal", "scale_twice", "wrong_kv_head", "no_stage_barrier")
 TENSORS = ("q", "k", "v", "o")
 
 
@@ -246,19 +252,27 @@ class KvCopy:
             values.v.append(b.buffer_load(views.v, v_offset, vtype, name="v_vals"))
         return values
 
-    def store(self, b: Builder, k_lds: Value, v_lds: Value, values: KvValues, elem: ScalarType) -> None:
+    def store(self, b: Builder, k_lds: Value, v_lds: Value, k_stage: Value | None, v_stage: Value | None,
+              values: KvValues, elem: ScalarType) -> None:
         """Write the vectors into the K tile ([key][head_dim + pad]) and the V^T tile
-        ([head_dim][key + pad])."""
+        ([head_dim][key + pad]), at the element offsets k_stage / v_stage of a stage (None: stage 0)."""
         plan = self.plan
         vec = plan.copy.vec
         esize = elem.bits // 8
-        k_align = 0 if vec == 1 else guaranteed_align(esize, vec * esize, [plan.k_tile.stride, vec])
+        k_multiples = [plan.k_tile.stride, vec]
+        if k_stage is not None:
+            k_multiples.append(plan.k_tile.stage_elems)
+        k_align = 0 if vec == 1 else guaranteed_align(esize, vec * esize, k_multiples)
         for i in range(plan.copy.per_thread):
             k_line = mul_i32(b, self.lines[i], plan.k_tile.stride)
             k_index = b.add(k_line, self.firsts[i])
+            if k_stage is not None:
+                k_index = b.add(k_index, k_stage)
             b.lds_store(k_lds, k_index, values.k[i], align=k_align)
             v_line = mul_i32(b, self.firsts[i], plan.v_tile.stride)
             v_index = b.add(v_line, self.lines[i])
+            if v_stage is not None:
+                v_index = b.add(v_index, v_stage)
             for j in range(vec):
                 element = values.v[i] if vec == 1 else b.extract(values.v[i], j)
                 index = add_i32(b, v_index, j * plan.v_tile.stride)
@@ -266,14 +280,14 @@ class KvCopy:
 
 
 def _scores_of(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Value, k_bases: list[Value],
-            qfrags: list[list[Value]], elem: ScalarType) -> list[list[Value]]:
+               k_multiples: list[int], qfrags: list[list[Value]], elem: ScalarType) -> list[list[Value]]:
     """acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32."""
     op = plan.op
     zero = f32_const(b, 0.0, op.c.length, name="s_acc")
     accs = [[zero] * plan.q_reps for _ in range(plan.key_reps)]
     for step in range(plan.qk_steps):
         for rk in range(plan.key_reps):
-            kfrag = load_fragment(b, k_lds, k_bases[rk], plan.k_frag, step * op.k, elem, [], name="k_frag")
+            kfrag = load_fragment(b, k_lds, k_bases[rk], plan.k_frag, step * op.k, elem, k_multiples, name="k_frag")
             for rq in range(plan.q_reps):
                 accs[rk][rq] = b.mma(op.id, kfrag, qfrags[step][rq], accs[rk][rq], name="s")
     return accs
@@ -429,15 +443,39 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     l0 = f32_const(b, 0.0, 1, name="l")
     inits += [l0] * plan.q_reps
 
+    k_multiples: list[int] = []
+    v_multiples: list[int] = []
+    if spec.double_buffer:
+        k_multiples.append(plan.k_tile.stage_elems)
+        v_multiples.append(plan.v_tile.stage_elems)
+        first = copy.load(b, views, const_i32(b, 0), work.seqlen_k, elem)
+        copy.store(b, k_lds, v_lds, None, None, first, elem)
+        b.barrier()
+
     def body(kt: Value, *carried: Value) -> list[Value]:
         o_accs = [list(carried[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
         ms = list(carried[count_o:count_o + plan.q_reps])
         ls = list(carried[count_o + plan.q_reps:])
         k0 = mul_i32(b, kt, spec.block_n, name="k0")
-        values = copy.load(b, views, k0, work.seqlen_k, elem)
-        copy.store(b, k_lds, v_lds, values, elem)
-        b.barrier()
-        s_accs = _scores_of(b, spec, plan, k_lds, k_bases, qfrags, elem)
+        k_now = k_bases
+        v_now = v_bases
+        stage = None
+        values = None
+        if spec.double_buffer:
+            # Block kt sits in stage kt & 1 (the previous iteration copied it); load block kt + 1 now,
+            # store it into the other stage after the products of block kt.
+            stage = b.and_(kt, const_i32(b, 1), name="stage")
+            next_k0 = add_i32(b, k0, spec.block_n, name="next_k0")
+            values = copy.load(b, views, next_k0, work.seqlen_k, elem)
+            k_offset = mul_i32(b, stage, plan.k_tile.stage_elems, name="k_stage")
+            v_offset = mul_i32(b, stage, plan.v_tile.stage_elems, name="v_stage")
+            k_now = [b.add(base, k_offset) for base in k_bases]
+            v_now = [b.add(base, v_offset) for base in v_bases]
+        else:
+            values = copy.load(b, views, k0, work.seqlen_k, elem)
+            copy.store(b, k_lds, v_lds, None, None, values, elem)
+            b.barrier()
+        s_accs = _scores_of(b, spec, plan, k_lds, k_now, k_multiples, qfrags, elem)
         probs: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
             room = b.sub(rooms[rq], k0, name="room_k0")
@@ -458,10 +496,18 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         pfrags = _p_operands(b, spec, plan, probs, p_lds, p_store_bases, p_load_bases, elem)
         for step in range(plan.pv_steps):
             for rd in range(plan.d_reps):
-                vfrag = load_fragment(b, v_lds, v_bases[rd], plan.v_frag, step * op.k, elem, [], name="vt_frag")
+                vfrag = load_fragment(b, v_lds, v_now[rd], plan.v_frag, step * op.k, elem, v_multiples,
+                                      name="vt_frag")
                 for rq in range(plan.q_reps):
                     o_accs[rd][rq] = b.mma(op.id, vfrag, pfrags[step][rq], o_accs[rd][rq], name="o_acc")
-        b.barrier()
+        if stage is not None:
+            assert values is not None
+            other = b.xor_(stage, const_i32(b, 1), name="next_stage")
+            k_next = mul_i32(b, other, plan.k_tile.stage_elems, name="k_next")
+            v_next = mul_i32(b, other, plan.v_tile.stage_elems, name="v_next")
+            copy.store(b, k_lds, v_lds, k_next, v_next, values, elem)
+        if _fault != "no_stage_barrier":
+            b.barrier()
         return [acc for accs in o_accs for acc in accs] + ms + ls
 
     names = ["o_acc"] * count_o + ["m"] * plan.q_reps + ["l"] * plan.q_reps

@@ -3,9 +3,10 @@ refusals (atom not on the arch, workgroup too large, tiles that do not split, LD
 
 The kernel computes S^T = K Q^T (A = K tile [block_n][head_dim + pad] in LDS, B = Q^T fragments
 read straight from global memory once) and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]
-in LDS, B = P^T). Where plan_chain finds a register path from the S^T C fragments to the B operand
-P^T needs, P stays in registers; otherwise each wave writes P to its rows of an LDS tile
-[block_m][block_n + pad] and reads the B fragments back.
+in LDS, B = P^T); with double_buffer the K and V^T tiles have two stages. Where plan_chain finds
+a register path from the S^T C fragments to the B operand P^T needs, P stays in registers;
+otherwise each wave writes P to its rows of an LDS tile [block_m][block_n + pad] and reads the B
+fragments back.
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
         spec.fail("block_n", f"the K / V tile of {spec.block_n} x {spec.head_dim} elements does not split evenly "
                              f"over {threads} threads")
     assert copy is not None
-    k_tile = PaddedTile(spec.block_n, spec.head_dim, spec.lds_pad, 1)
-    v_tile = PaddedTile(spec.head_dim, spec.block_n, spec.lds_pad, 1)
+    stages = 2 if spec.double_buffer else 1
+    k_tile = PaddedTile(spec.block_n, spec.head_dim, spec.lds_pad, stages)
+    v_tile = PaddedTile(spec.head_dim, spec.block_n, spec.lds_pad, stages)
     key_reps = spec.block_n // op.m
     chain = plan_chain(op, key_reps, op, "b")
     p_tile = None if chain is not None else PaddedTile(spec.block_m, spec.block_n, spec.lds_pad, 1)
@@ -104,6 +106,13 @@ def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
     lds_bytes = sum(tile.nbytes(esize) for tile in (k_tile, v_tile, p_tile) if tile is not None)
     if lds_bytes > target.lds_bytes:
         path = "K, V^T and P" if p_tile is not None else "K and V^T"
+        one_stage = lds_bytes - k_tile.nbytes(esize) - v_tile.nbytes(esize)
+        one_stage += PaddedTile(spec.block_n, spec.head_dim, spec.lds_pad, 1).nbytes(esize)
+        one_stage += PaddedTile(spec.head_dim, spec.block_n, spec.lds_pad, 1).nbytes(esize)
+        if spec.double_buffer and one_stage <= target.lds_bytes:
+            spec.fail("double_buffer", f"the LDS tiles ({path}) need {lds_bytes} bytes with two stages of K and "
+                                       f"V^T, over the {target.lds_bytes} bytes of {target.name} (one stage: "
+                                       f"{one_stage} bytes)")
         spec.fail("block_n", f"the LDS tiles ({path}) need {lds_bytes} bytes, over the {target.lds_bytes} bytes "
                              f"of {target.name}")
     q_reps = spec.wave_rows // op.n

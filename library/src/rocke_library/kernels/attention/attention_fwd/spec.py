@@ -23,7 +23,8 @@ class AttentionFwdSpec(Spec):
     """One workgroup owns block_m query rows of one (batch, query head) and loops over the keys in
     blocks of block_n. waves split the block's query rows (block_m / waves each); op_id is the MMA
     atom of both products (S^T = K Q^T and O^T = V^T P^T). lds_pad adds elements to every line of
-    the K, V^T (and, where P goes through LDS, P) tiles. mask: none, causal_tl (key j visible iff
+    the K, V^T (and, where P goes through LDS, P) tiles; double_buffer gives K and V^T two LDS stages
+    (the copy of key block j + 1 overlaps the products of block j). mask: none, causal_tl (key j visible iff
     j <= i), causal_br (j <= i + s_k - s_q). seq_mode: batched (strided [B, S, H, D] tensors) or
     varlen (packed tokens, cu_seqlens_q / cu_seqlens_k). GQA / MQA are runtime (the kernel
     argument `group` = h_q / h_kv), so every spec serves MHA, GQA and MQA."""
@@ -32,6 +33,7 @@ class AttentionFwdSpec(Spec):
 
     block_m: int
     block_n: int
+    double_buffer: bool
     dtype: str
     head_dim: int
     lds_pad: int

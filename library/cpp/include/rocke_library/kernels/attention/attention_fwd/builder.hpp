@@ -7,6 +7,8 @@
 // key block (device loop bound, fully masked blocks skipped): K and V^T copied into LDS, S^T = K Q^T,
 // online softmax in the exp2 domain, P rounded to the input dtype and fed to O^T += V^T P^T through
 // registers or LDS (rocke::helpers::plan_chain decides); the epilogue stores O / l and the LSE.
+// With double_buffer K and V^T have two LDS stages: block j + 1 is loaded from global memory while
+// block j is computed and stored into the other stage after it, one barrier per block.
 #pragma once
 
 #include <array>

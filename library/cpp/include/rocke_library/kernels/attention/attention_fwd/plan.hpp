@@ -4,7 +4,8 @@
 // Python twin: rocke_library/kernels/attention/attention_fwd/plan.py
 //
 // S^T = K Q^T (A = K tile [block_n][head_dim + pad] in LDS, B = Q^T fragments from global memory)
-// and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]). P stays in registers where
+// and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]); with double_buffer the K and V^T tiles
+// have two stages. P stays in registers where
 // plan_chain finds a register path, else it goes through an LDS tile [block_m][block_n + pad].
 #pragma once
 

@@ -25,13 +25,15 @@ inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // One workgroup owns block_m query rows of one (batch, query head) and loops over the keys in
 // blocks of block_n; waves split the block's rows; op_id is the MMA atom of both products (S^T =
-// K Q^T and O^T = V^T P^T); lds_pad pads every LDS line. GQA / MQA are runtime (kernel argument
+// K Q^T and O^T = V^T P^T); lds_pad pads every LDS line; double_buffer gives K and V^T two LDS
+// stages (the copy of key block j + 1 overlaps the products of block j). GQA / MQA are runtime (kernel argument
 // group = h_q / h_kv).
 struct AttentionFwdSpec : families::Spec<AttentionFwdSpec> {
   static constexpr std::string_view kFamily = "attention_fwd";
 
   std::int64_t block_m = 0;
   std::int64_t block_n = 0;
+  bool double_buffer = false;
   std::string dtype;
   std::int64_t head_dim = 0;
   std::int64_t lds_pad = 0;
