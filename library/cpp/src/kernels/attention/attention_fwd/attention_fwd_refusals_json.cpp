@@ -2,8 +2,32 @@
 #include "rocke/families/refusals.hpp"
 
 namespace rocke::library::kernels::attention::attention_fwd {
+namespace {
+
+using rocke::families::Measured;
+using rocke::families::RefusalRow;
+
+constexpr Measured kMeasured[] = {
+    {"llvm22", "spills", {256, 0, 78, 6, 0, 28, 27648, 4}},
+    {"llvm22", "spills", {256, 0, 58, 4, 0, 20, 18944, 5}},
+    {"llvm20", "spills", {256, 0, 46, 5, 0, 24, 35840, 3}},
+};
+
+constexpr RefusalRow kRows[] = {
+    {"gfx1100", "b32ccc8685c8756293d0b2bdd512f0930b7a162d6d9264ca2cc96cc8a3d0cd4b",
+     "block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=64 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=4",
+     {kMeasured + 0, 1}},
+    {"gfx1201", "64672e759b155b634b513e0c3b9dfdf0958e4a15e750b145cd952ec67f655271",
+     "block_m=64 block_n=32 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_f16_gfx12 seq_mode=batched waves=4",
+     {kMeasured + 1, 1}},
+    {"gfx1201", "eadbf845e8ca0569de544fd05845c2aa4bb7e1ad56c7ede2eb4540b07a029028",
+     "block_m=64 block_n=64 double_buffer=0 dtype=f16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_f16_gfx12 seq_mode=batched waves=4",
+     {kMeasured + 2, 1}},
+};
+
+}  // namespace
 
 extern const rocke::families::RefusalTable kRefusals;
-constexpr rocke::families::RefusalTable kRefusals{"attention_fwd", {}};
+constexpr rocke::families::RefusalTable kRefusals{"attention_fwd", kRows};
 
 }  // namespace rocke::library::kernels::attention::attention_fwd
