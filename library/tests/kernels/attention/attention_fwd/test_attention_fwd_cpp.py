@@ -40,6 +40,7 @@ def cases(draw: st.DrawFn) -> tuple[str, str]:
         "mask": draw(st.sampled_from(["none", "causal_tl", "causal_br"])),
         "seq_mode": draw(st.sampled_from(["batched", "varlen"])),
         "lds_pad": draw(st.sampled_from([0, 2, 8])),
+        "double_buffer": draw(st.booleans()),
     }
     if draw(st.integers(0, 9)) == 0:
         key = draw(st.sampled_from(["block_m", "block_n", "head_dim", "waves", "lds_pad"]))
