@@ -14,6 +14,7 @@
 
 #include "rocke/bindings/exceptions.hpp"
 #include "rocke/engine/bindings.hpp"
+#include "rocke/engine/emit_family.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/ir/parser.hpp"
 #include "rocke/ir/printer.hpp"
@@ -46,6 +47,17 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
       "KeyError for an unknown family.");
+  m.def(
+      "emit_family",
+      [](const py::object& name, const py::object& kv, const py::object& arch, const std::vector<std::string>& flavors) {
+        return rocke::engine::emit_family(rocke::library::registry_with_library(), name, kv, arch, flavors);
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavors"),
+      "(ir, {flavor: ll}) of family name's C++ builder for spec kv on arch, built, verified and lowered in one "
+      "call (no rocke.ir/1 text in between): what build_family then lower per flavor return, and the same errors.");
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavor"), py::arg("repeat") = 5,
+      "Bench hook: median thread-CPU seconds of build, verify, lower, print and parse of one config, and its op count.");
   m.def(
       "lower_family",
       [](const std::string& name, const std::string& kv, const std::string& arch, const std::string& flavor) {

@@ -26,6 +26,7 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/bindings/exceptions.hpp"
 #include "rocke/engine/bindings.hpp"
+#include "rocke/engine/emit_family.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
@@ -368,6 +369,14 @@ PYBIND11_MODULE(rocke_engine, m) {
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
       "KeyError for an unknown family.");
+  m.def(
+      "emit_family",
+      [](const py::object& name, const py::object& kv, const py::object& arch, const std::vector<std::string>& flavors) {
+        return rocke::engine::emit_family(rocke::families::registry(), name, kv, arch, flavors);
+      },
+      py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavors"),
+      "(ir, {flavor: ll}) of family name's C++ builder for spec kv on arch, built, verified and lowered in one "
+      "call (no rocke.ir/1 text in between): what build_family then lower per flavor return, and the same errors.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
         "Families with a C++ builder in this module, sorted.");
   m.def(

@@ -17,8 +17,12 @@
 #include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/gates/emitter_cli.hpp"
+#include "rocke/gates/emitters.hpp"
 #include "rocke/gates/frames.hpp"
+#include "rocke/ir/builder.hpp"
+#include "rocke/ir/errors.hpp"
 #include "rocke/ir/printer.hpp"
+#include "rocke/ir/verifier.hpp"
 #include "rocke/ir/samples.hpp"
 #include "rocke/lower/lower.hpp"
 #include "rocke/util/strings.hpp"
@@ -351,8 +355,52 @@ void check_own_registry(const fs::path& dir) {
 
 }  // namespace
 
+// --- emit_family verifies once, for the arch, yet raises finish's error first -------------------
+
+// A kernel with two faults: an MMA op gfx1100 does not have (an arch error, op #4) and, later, a
+// use of a value from inside an scf.if outside it (a dominance error, which finish reports).
+rocke::ir::KernelDef two_faults(std::string_view, std::string_view) {
+  using namespace rocke::ir;
+  Builder b("two_faults", {.max_workgroup_size = 64});
+  Value* y = b.param("y", ptr(f32, "global"), {.noalias = true});
+  Value* tid = b.thread_id_x();
+  Value* one = b.const_(1.0, f16);
+  Value* acc = b.splat(b.const_(0.0, f32), 4);
+  b.mma("mfma_f32_16x16x16_f16", b.splat(one, 4), b.splat(one, 4), acc);
+  Value* inner = nullptr;
+  b.if_(b.cmpi("slt", tid, tid), [&] { inner = b.add(tid, tid); });
+  b.store(y, inner, b.const_(2.0, f32));
+  return b.finish();
+}
+
+void check_emit_family_error_order() {
+  rocke::families::Family family{"two_faults", "rocke-tests", {}, &two_faults, nullptr};
+  std::string finish_error;
+  try {
+    two_faults("", "gfx1100");
+  } catch (const rocke::VerifyError& exc) {
+    finish_error = exc.what();
+  }
+  check(finish_error.find("dominance") != std::string::npos || finish_error.find("not visible") != std::string::npos,
+        "the plain build's finish() reports the dominance fault: " + finish_error);
+  rocke_test::check_throws<rocke::VerifyError>(
+      [&] { rocke::gates::emit_family(family, "", "gfx1100", {"llvm20", "llvm22"}); }, finish_error,
+      "emit_family raises finish's error, not the arch error its one verification meets first");
+  rocke_test::check_throws<rocke::VerifyError>([&] { rocke::gates::emit_family(family, "", "gfx1100", {}); },
+                                               finish_error, "emit_family without flavors still verifies");
+  rocke::gates::Emitted axpy = rocke::gates::emit_family(rocke::families::registry().get("toy"), "block=64",
+                                                         "gfx942", {"llvm20", "llvm22"});
+  rocke::ir::KernelDef kernel = rocke::ir::samples::axpy();
+  check_eq(axpy.ir, rocke::ir::print_kernel(kernel), "emit_family's IR is the print of the built kernel");
+  check(axpy.ll.size() == 2 && axpy.ll[0].first == "llvm20" && axpy.ll[1].first == "llvm22",
+        "emit_family lowers every flavor, in the order asked");
+  check_eq(axpy.ll[1].second, rocke::lower::lower(kernel, "gfx942", "llvm22"),
+           "emit_family's .ll is lower()'s (which verifies)");
+}
+
 int main() {
   register_toy();
+  check_emit_family_error_order();
   fs::path dir = temp_dir();
   check_frames();
   check_configs();

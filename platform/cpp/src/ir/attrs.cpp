@@ -132,52 +132,53 @@ bool is_plain_string(std::string_view text) {
 }
 
 std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue& value, const Type& num_type) {
-  const std::string head = "attribute '" + adef.name + "'";
+  // The message parts are built only for a message (this runs for every attribute of every op).
+  auto head = [&] { return "attribute '" + adef.name + "'"; };
   const std::string& kind = adef.kind;
   const std::string got = value_kind(value);
   if (kind == "bool") {
     if (got == "bool") return std::nullopt;
-    return head + " must be a bool value, got " + got;
+    return head() + " must be a bool value, got " + got;
   }
   if (kind == "str") {
-    if (got != "str") return head + " must be a str value, got " + got;
-    if (!is_plain_string(value.s)) return head + " must be printable ASCII without '\"' or '\\'";
+    if (got != "str") return head() + " must be a str value, got " + got;
+    if (!is_plain_string(value.s)) return head() + " must be printable ASCII without '\"' or '\\'";
     if (adef.enum_values.has_value() &&
         std::find(adef.enum_values->begin(), adef.enum_values->end(), value.s) == adef.enum_values->end()) {
-      return head + " = '" + value.s + "' is not one of: " + util::join(*adef.enum_values, ", ");
+      return head() + " = '" + value.s + "' is not one of: " + util::join(*adef.enum_values, ", ");
     }
     return std::nullopt;
   }
   if (int bits = int_kind_bits(kind); bits != 0) {
-    if (got != "int") return head + " must be an " + kind + " value, got " + got;
+    if (got != "int") return head() + " must be an " + kind + " value, got " + got;
     const __int128 v = value.i;
     const __int128 half = static_cast<__int128>(1) << (bits - 1);
-    const std::string shown = std::to_string(value.i);
-    if (!(-half <= v && v < half)) return head + " = " + shown + " does not fit in " + kind;
+    auto shown = [&] { return std::to_string(value.i); };
+    if (!(-half <= v && v < half)) return head() + " = " + shown() + " does not fit in " + kind;
     if ((adef.min.has_value() && v < *adef.min) || (adef.max.has_value() && v > *adef.max)) {
-      return head + " = " + shown + " is out of range " + optional_int_text(adef.min) + ".." +
+      return head() + " = " + shown() + " is out of range " + optional_int_text(adef.min) + ".." +
              optional_int_text(adef.max);
     }
-    if (adef.zero_or_pow2 && (v & (v - 1)) != 0) return head + " = " + shown + " must be 0 or a power of two";
+    if (adef.zero_or_pow2 && (v & (v - 1)) != 0) return head() + " = " + shown() + " must be 0 or a power of two";
     return std::nullopt;
   }
   // num: typed by the op's first result type
   if (!num_type.is_scalar()) {
-    return head + " needs an int or float scalar result type, got " + (num_type.is_none() ? "none" : num_type.text());
+    return head() + " needs an int or float scalar result type, got " + (num_type.is_none() ? "none" : num_type.text());
   }
-  const std::string type_text = num_type.text();
+  auto type_text = [&] { return num_type.text(); };
   if (num_type.is_int()) {
-    if (got != "int") return head + " must be an int value for type " + type_text + ", got " + got;
+    if (got != "int") return head() + " must be an int value for type " + type_text() + ", got " + got;
     auto [low, high] = int_range(num_type);
     if (!(low <= value.i && value.i <= high)) {
-      return head + " = " + std::to_string(value.i) + " does not fit in " + type_text + " (range " +
+      return head() + " = " + std::to_string(value.i) + " does not fit in " + type_text() + " (range " +
              util::int_text(low) + ".." + util::int_text(high) + ")";
     }
     return std::nullopt;
   }
-  if (got != "float") return head + " must be a float value for type " + type_text + ", got " + got;
+  if (got != "float") return head() + " must be a float value for type " + type_text() + ", got " + got;
   if (!is_representable(value.f, num_type.exp_bits(), num_type.man_bits())) {
-    return head + " = " + format_float_hex(value.f) + " is not exactly representable in " + type_text;
+    return head() + " = " + format_float_hex(value.f) + " is not exactly representable in " + type_text();
   }
   return std::nullopt;
 }

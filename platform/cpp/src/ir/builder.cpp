@@ -61,7 +61,14 @@ AttrMap with(std::initializer_list<std::pair<const char*, std::optional<std::int
   return out;
 }
 
+// The innermost DeferFinishVerify of this thread (per thread: engines are called from threads).
+thread_local DeferFinishVerify* deferring = nullptr;
+
 }  // namespace
+
+DeferFinishVerify::DeferFinishVerify() : outer_(deferring) { deferring = this; }
+
+DeferFinishVerify::~DeferFinishVerify() { deferring = outer_; }
 
 Builder::Builder(std::string name, KernelOpts opts) : name_(std::move(name)), arena_(std::make_unique<Arena>()) {
   if (!is_kernel_name(name_)) {
@@ -121,7 +128,7 @@ AttrMap Builder::attrs(const OpDef& opdef, const AttrMap& given) const {
   return out;
 }
 
-Values Builder::emit_op(const OpDef& opdef, const Values& operands, const AttrMap& attrs,
+Values Builder::emit_op(const OpDef& opdef, const Values& operands, AttrMap attrs,
                         std::optional<std::vector<Type>> result_types, const std::optional<Names>& names) {
   live();
   std::vector<Type> operand_types = types(opdef, operands);
@@ -144,29 +151,30 @@ Values Builder::emit_op(const OpDef& opdef, const Values& operands, const AttrMa
                      std::to_string(checked.size()) + " results");
   }
   Values results;
+  results.reserve(checked.size());
   for (std::size_t i = 0; i < checked.size(); ++i) {
     results.push_back(new_value(checked[i], names.has_value() ? (*names)[i] : Hint()));
   }
-  regions_.back()->ops.push_back(arena_->op(opdef.name, operands, results, attrs));
+  regions_.back()->ops.push_back(arena_->op(opdef, operands, results, std::move(attrs)));
   return results;
 }
 
-Value* Builder::one(std::string_view opcode, const Values& operands, const AttrMap& attrs, const Type& result_type,
+Value* Builder::one(std::string_view opcode, const Values& operands, AttrMap attrs, const Type& result_type,
                     const Hint& name) {
   const OpDef& opdef = op_named(opcode);
   std::optional<std::vector<Type>> result_types;
   if (!result_type.is_none()) result_types = std::vector<Type>{result_type};
-  return emit_op(opdef, operands, attrs, result_types, Names{name})[0];
+  return emit_op(opdef, operands, std::move(attrs), result_types, Names{name})[0];
 }
 
-void Builder::none(std::string_view opcode, const Values& operands, const AttrMap& attrs) {
-  emit_op(op_named(opcode), operands, attrs, std::nullopt, Names{});
+void Builder::none(std::string_view opcode, const Values& operands, AttrMap attrs) {
+  emit_op(op_named(opcode), operands, std::move(attrs), std::nullopt, Names{});
 }
 
 Value* Builder::constant(AttrValue num, Type type, Hint name) {
   AttrMap attrs;
   attrs.emplace("value", std::move(num));
-  return one("arith.constant", {}, attrs, type, name);
+  return one("arith.constant", {}, std::move(attrs), type, name);
 }
 
 // ------------------------------------------------------------------ kernel interface
@@ -218,7 +226,11 @@ KernelDef Builder::finish(bool verify_kernel) {
   for (Param& p : params_) p.value->id = counter++;
   renumber_region(*body_, counter);
   KernelDef kernel(name_, std::move(params_), std::move(kernel_attrs_), body_, std::move(arena_));
-  if (verify_kernel) verify(kernel);
+  if (verify_kernel && deferring != nullptr) {
+    ++deferring->deferred_;
+  } else if (verify_kernel) {
+    verify(kernel);
+  }
   return kernel;
 }
 

@@ -22,6 +22,11 @@ Op* Arena::op(std::string opcode, Values operands, Values results, AttrMap attrs
       Op{std::move(opcode), def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }
 
+Op* Arena::op(const OpDef& def, Values operands, Values results, AttrMap attrs, std::vector<Region*> regions) {
+  return &ops_.emplace_back(
+      Op{def.name, &def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
+}
+
 Region* Arena::region(Values args, std::vector<Op*> ops) {
   return &regions_.emplace_back(Region{std::move(args), std::move(ops)});
 }

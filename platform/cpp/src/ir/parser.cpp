@@ -6,12 +6,11 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
 #include "rocke/ir/floats.hpp"
+#include "rocke/ir/id_map.hpp"
 #include "rocke/ir/lexer.hpp"
 #include "rocke/ir/names.hpp"
 #include "rocke/ir/typecheck.hpp"
@@ -104,11 +103,15 @@ class Parser {
   std::int64_t value_id(const Token& tok) const {
     std::string_view digits = tok.text.substr(1);
     const std::int64_t max_id = ir::format_facts().max_value_id;
-    if (digits.size() > id_digits() || std::stoll(std::string(digits)) > max_id) {
+    std::int64_t id = 0;
+    if (digits.size() <= id_digits()) {
+      for (char c : digits) id = id * 10 + (c - '0');  // the lexer took only digits, at most id_digits of them
+    }
+    if (digits.size() > id_digits() || id > max_id) {
       throw error(tok, "value id too large (max " + std::to_string(max_id) + ")");
     }
     if (digits.size() > 1 && digits[0] == '0') throw error(tok, "value id with a leading zero: " + echo(tok.text));
-    return std::stoll(std::string(digits));
+    return id;
   }
 
   IntLiteral int_literal(const Token& tok) const {
@@ -144,19 +147,20 @@ class Parser {
   Value* define(const Token& tok, Type ty, ir::Hint hint) {
     std::int64_t id = value_id(tok);
     if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is defined twice");
-    defined_.insert(id);
-    return arena_->value(id, ty, std::move(hint));
+    Value* value = arena_->value(id, ty, std::move(hint));
+    defined_.set(id, value);
+    return value;
   }
 
   Value* use(const Token& tok) {
     if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
     std::int64_t id = value_id(tok);
-    auto it = visible_.find(id);
-    if (it == visible_.end()) {
+    Value* value = visible_.find(id);
+    if (value == nullptr) {
       if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is not visible here");
       throw error(tok, "use of undefined value %" + std::to_string(id));
     }
-    return it->second;
+    return value;
   }
 
   // %ID ["HINT"] : TYPE; returns the value and its type token.
@@ -305,8 +309,8 @@ class Parser {
 
   std::string_view text_;
   TokenStream toks_;
-  std::unordered_map<std::int64_t, Value*> visible_;
-  std::unordered_set<std::int64_t> defined_;
+  ir::IdMap visible_;
+  ir::IdMap defined_;  // every value defined so far
   std::unique_ptr<ir::Arena> arena_;
 };
 
@@ -369,7 +373,7 @@ ir::Param Parser::param() {
     throw error(at, "attributes apply only to pointer params");
   }
   expect_end_of_line();
-  visible_[value->id] = value;
+  visible_.set(value->id, value);
   return ir::Param{value, std::move(attrs)};
 }
 
@@ -428,8 +432,8 @@ Op* Parser::op(std::int64_t depth) {
   AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
   std::vector<Region*> parsed_regions = regions(*opdef, depth);
   expect_end_of_line();
-  for (Value* value : results) visible_[value->id] = value;
-  return arena_->op(opdef->name, std::move(operands), std::move(results), std::move(attrs), std::move(parsed_regions));
+  for (Value* value : results) visible_.set(value->id, value);
+  return arena_->op(*opdef, std::move(operands), std::move(results), std::move(attrs), std::move(parsed_regions));
 }
 
 std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
@@ -462,7 +466,7 @@ std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
     Token brace = expect_punct("{");
     if (depth + 1 > max_depth) throw error(brace, "region nesting deeper than " + std::to_string(max_depth));
     expect_end_of_line();
-    for (Value* value : args) visible_[value->id] = value;
+    for (Value* value : args) visible_.set(value->id, value);
     std::vector<Op*> ops = region_ops(depth + 1);
     for (Value* value : args) visible_.erase(value->id);
     out.push_back(arena_->region(std::move(args), std::move(ops)));

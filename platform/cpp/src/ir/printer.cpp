@@ -1,6 +1,8 @@
 // Python twin: rocke/ir/printer.py
 #include "rocke/ir/printer.hpp"
 
+#include <charconv>
+#include <unordered_map>
 #include <vector>
 
 #include "rocke/errors.hpp"
@@ -25,8 +27,18 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
 }
 
 void put_id(std::string& out, const Value* value) {
+  char digits[24];
+  char* end = std::to_chars(digits, digits + sizeof digits, value->id).ptr;
   out += '%';
-  out += std::to_string(value->id);
+  out.append(digits, end);
+}
+
+// Type::text() of ty, spelled once per type and thread.
+const std::string& type_text(const Type& ty) {
+  thread_local std::unordered_map<Type, std::string> spelled;
+  auto found = spelled.find(ty);
+  if (found != spelled.end()) return found->second;
+  return spelled.emplace(ty, ty.text()).first->second;
 }
 
 void put_def(std::string& out, const Value* value) {
@@ -37,11 +49,17 @@ void put_def(std::string& out, const Value* value) {
     out += '"';
   }
   out += " : ";
-  out += value->type.text();
+  out += type_text(value->type);
+}
+
+// The table row of op's opcode: the one the op was made with, when it still names it.
+const ir::OpDef& opdef_of(const Op& op) {
+  if (op.def != nullptr && op.def->name == op.opcode) return *op.def;
+  return ir::get_op(op.opcode);
 }
 
 void put_attr_dict(std::string& out, const Op& op) {
-  const ir::OpDef& opdef = ir::get_op(op.opcode);
+  const ir::OpDef& opdef = opdef_of(op);
   if (opdef.attrs.empty()) return;
   Type num_type = op.results.empty() ? Type() : op.results[0]->type;
   out += " {";
@@ -55,28 +73,31 @@ void put_attr_dict(std::string& out, const Op& op) {
 }
 
 void put_region(std::string& out, const Region& region, std::size_t depth) {
-  const std::string pad(static_cast<std::size_t>(ir::format_facts().indent) * depth, ' ');
+  const std::size_t pad = static_cast<std::size_t>(ir::format_facts().indent) * depth;
   for (const Op* op : region.ops) {
-    std::string head = pad;
+    // The op's head line is written in place; an op with regions repeats it before each one.
+    const std::size_t head_start = out.size();
+    out.append(pad, ' ');
     if (!op->results.empty()) {
       for (std::size_t i = 0; i < op->results.size(); ++i) {
-        if (i != 0) head += ", ";
-        put_def(head, op->results[i]);
+        if (i != 0) out += ", ";
+        put_def(out, op->results[i]);
       }
-      head += " = ";
+      out += " = ";
     }
-    head += op->opcode;
+    out += op->opcode;
     for (std::size_t i = 0; i < op->operands.size(); ++i) {
-      head += i == 0 ? " " : ", ";
-      put_id(head, op->operands[i]);
+      out += i == 0 ? " " : ", ";
+      put_id(out, op->operands[i]);
     }
-    put_attr_dict(head, *op);
+    put_attr_dict(out, *op);
     if (op->regions.empty()) {
-      out += head;
       out += '\n';
       continue;
     }
-    const ir::OpDef& opdef = ir::get_op(op->opcode);
+    std::string head = out.substr(head_start);
+    out.resize(head_start);
+    const ir::OpDef& opdef = opdef_of(*op);
     for (std::size_t r = 0; r < op->regions.size(); ++r) {
       const Region& inner = *op->regions[r];
       out += head;
@@ -92,7 +113,7 @@ void put_region(std::string& out, const Region& region, std::size_t depth) {
       }
       out += " {\n";
       put_region(out, inner, depth + 1);
-      head = pad + "}";
+      head = std::string(pad, ' ') + "}";
     }
     out += head;
     out += '\n';

@@ -2,10 +2,10 @@
 // Each method is the twin of the Python method of the same name (same checks, same order).
 #include "rocke/ir/verifier.hpp"
 
-#include <unordered_map>
 
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
+#include "rocke/ir/id_map.hpp"
 #include "rocke/ir/names.hpp"
 #include "rocke/ir/typecheck.hpp"
 
@@ -50,27 +50,29 @@ class Verifier {
   }
 
  private:
-  Value* define(Value* value, const std::string& where, const std::string& what) {
+  // where() and what() build the message texts, only when a check fails.
+  template <class Where, class What>
+  Value* define(Value* value, const Where& where, const What& what) {
     if (value == nullptr || value->type.is_none()) {
-      throw VerifyError("structure", where, what + " must be a Value with a Type");
+      throw VerifyError("structure", where(), what() + " must be a Value with a Type");
     }
     if (value->id < 0 || value->id > format_facts().max_value_id) {
-      throw VerifyError("structure", where, what + " has an invalid id");
+      throw VerifyError("structure", where(), what() + " has an invalid id");
     }
-    if (defined_.contains(value->id)) {
-      throw VerifyError("ssa", where, "value id %" + std::to_string(value->id) + " is defined twice");
+    if (defined_.find(value->id) != nullptr) {
+      throw VerifyError("ssa", where(), "value id %" + std::to_string(value->id) + " is defined twice");
     }
     if (value->name.has_value() && !is_hint(*value->name)) {
-      throw VerifyError("name", where, what + " %" + std::to_string(value->id) + " has an invalid name hint");
+      throw VerifyError("name", where(), what() + " %" + std::to_string(value->id) + " has an invalid name hint");
     }
-    defined_[value->id] = value;
+    defined_.set(value->id, value);
     return value;
   }
 
   void param(std::size_t index, const Param& p) {
-    std::string where = "param #" + std::to_string(index);
-    Value* value = define(p.value, where, "the param value");
-    where = "param #" + std::to_string(index) + " %" + std::to_string(value->id);
+    Value* value = define(
+        p.value, [&] { return "param #" + std::to_string(index); }, [] { return std::string("the param value"); });
+    const std::string where = "param #" + std::to_string(index) + " %" + std::to_string(value->id);
     if (!param_types().admits(value->type)) {
       throw VerifyError("param", where,
                         "type " + value->type.text() + " is not allowed; allowed: " + param_types().text());
@@ -83,22 +85,26 @@ class Verifier {
         writeonly->second.truthy()) {
       throw VerifyError("param", where, "readonly and writeonly exclude each other");
     }
-    visible_[value->id] = value;
+    visible_.set(value->id, value);
   }
 
-  // Verify region's ops; its args and results stop being visible when it ends.
+  // Verify region's ops; its args and results stop being visible when it ends. path is the
+  // region's location (body, body[3].then); an op's is path[index], built only for a message.
   void region(const Region& reg, const std::string& path, std::int64_t depth, const RegionDef* rdef) {
     std::vector<std::int64_t> added;
     for (const Value* value : reg.args) added.push_back(value->id);
     const std::size_t count = reg.ops.size();
     for (std::size_t index = 0; index < count; ++index) {
-      std::string loc = path + "[" + std::to_string(index) + "]";
       const Op* op = reg.ops[index];
-      if (op == nullptr) throw VerifyError("structure", "op at " + loc, "expected an Op, got NoneType");
-      check_op_at(*op, loc, depth, index == count - 1 ? rdef : nullptr);
+      if (op == nullptr) throw VerifyError("structure", "op at " + loc_of(path, index), "expected an Op, got NoneType");
+      check_op_at(*op, path, index, depth, index == count - 1 ? rdef : nullptr);
       for (const Value* value : op->results) added.push_back(value->id);
     }
     for (std::int64_t id : added) visible_.erase(id);
+  }
+
+  static std::string loc_of(const std::string& path, std::size_t index) {
+    return path + "[" + std::to_string(index) + "]";
   }
 
   static std::string where_of(const Op& op, const std::string& loc) {
@@ -107,70 +113,80 @@ class Verifier {
     return op.opcode + ref + " at " + loc;
   }
 
-  void check_op_at(const Op& op, const std::string& loc, std::int64_t depth, const RegionDef* ending) {
-    const std::string where = where_of(op, loc);
-    const OpDef* opdef = find_op(op.opcode);
-    if (opdef == nullptr) throw VerifyError("opcode", where, "unknown op");
+  // The table row of op's opcode: the one the op was made with, when it still names it.
+  static const OpDef* opdef_of(const Op& op) {
+    if (op.def != nullptr && op.def->name == op.opcode) return op.def;
+    return find_op(op.opcode);
+  }
+
+  void check_op_at(const Op& op, const std::string& path, std::size_t index, std::int64_t depth,
+                   const RegionDef* ending) {
+    auto where = [&] { return where_of(op, loc_of(path, index)); };
+    const OpDef* opdef = opdef_of(op);
+    if (opdef == nullptr) throw VerifyError("opcode", where(), "unknown op");
     for (const Region* r : op.regions) {
-      if (r == nullptr) throw VerifyError("structure", where, "attrs must be a dict and regions Regions");
+      if (r == nullptr) throw VerifyError("structure", where(), "attrs must be a dict and regions Regions");
     }
     std::vector<Type> types;
-    for (std::size_t index = 0; index < op.operands.size(); ++index) {
-      const Value* value = op.operands[index];
+    types.reserve(op.operands.size());
+    for (std::size_t slot = 0; slot < op.operands.size(); ++slot) {
+      const Value* value = op.operands[slot];
       if (value == nullptr || value->type.is_none()) {
-        throw VerifyError("structure", where, "operand #" + std::to_string(index) + " must be a Value with a Type");
+        throw VerifyError("structure", where(), "operand #" + std::to_string(slot) + " must be a Value with a Type");
       }
-      auto seen = visible_.find(value->id);
-      if (seen == visible_.end() || seen->second != value) {
-        auto def = defined_.find(value->id);
-        std::string detail = (def != defined_.end() && def->second == value)
-                                 ? "operand #" + std::to_string(index) + " %" + std::to_string(value->id) +
+      if (visible_.find(value->id) != value) {
+        std::string detail = defined_.find(value->id) == value
+                                 ? "operand #" + std::to_string(slot) + " %" + std::to_string(value->id) +
                                        " is not visible here"
-                                 : "operand #" + std::to_string(index) + " %" + std::to_string(value->id) +
+                                 : "operand #" + std::to_string(slot) + " %" + std::to_string(value->id) +
                                        " is not defined before this op";
-        throw VerifyError("dominance", where, detail);
+        throw VerifyError("dominance", where(), detail);
       }
       types.push_back(value->type);
     }
-    for (std::size_t index = 0; index < op.results.size(); ++index) {
-      define(op.results[index], where, "result #" + std::to_string(index));
+    for (std::size_t slot = 0; slot < op.results.size(); ++slot) {
+      define(op.results[slot], where, [slot] { return "result #" + std::to_string(slot); });
     }
     std::vector<Type> result_types = value_types(op.results);
     try {
       check_op(*opdef, types, op.attrs, result_types);
     } catch (const OpCheckError& exc) {
-      throw VerifyError(exc.rule(), where, exc.detail());
+      throw VerifyError(exc.rule(), where(), exc.detail());
     }
     placement(*opdef, where, depth, ending);
     arch(*opdef, op, where, types);
-    regions(*opdef, op, where, loc, depth, types, result_types);
-    for (Value* value : op.results) visible_[value->id] = value;
+    if (!op.regions.empty() || !opdef->regions.empty()) {
+      regions(*opdef, op, where(), loc_of(path, index), depth, types, result_types);
+    }
+    for (Value* value : op.results) visible_.set(value->id, value);
   }
 
-  void placement(const OpDef& opdef, const std::string& where, std::int64_t depth, const RegionDef* ending) {
+  template <class Where>
+  void placement(const OpDef& opdef, const Where& where, std::int64_t depth, const RegionDef* ending) {
     if (opdef.placement == "kernel_body" && depth != 1) {
-      throw VerifyError("placement", where, "only allowed directly in the kernel body");
+      throw VerifyError("placement", where(), "only allowed directly in the kernel body");
     }
     if (opdef.placement == "terminator" && (ending == nullptr || ending->terminator != opdef.name)) {
-      throw VerifyError("placement", where, "must be the last op of a region it terminates");
+      throw VerifyError("placement", where(), "must be the last op of a region it terminates");
     }
   }
 
-  void arch(const OpDef& opdef, const Op& op, const std::string& where, const std::vector<Type>& types) {
+  template <class Where>
+  void arch(const OpDef& opdef, const Op& op, const Where& where, const std::vector<Type>& types) {
     if (arch_ == nullptr) return;
     if (!opdef.feature.empty() && !arch_->has_feature(opdef.feature)) {
-      throw VerifyError("arch", where,
+      throw VerifyError("arch", where(),
                         "needs feature '" + opdef.feature + "', which " + arch_->arch_name() + " does not have");
     }
     if (opdef.arch_rule == "mma_signature") {
       const std::string& op_id = op.attrs.find("op_id")->second.s;
       std::optional<std::array<Type, 3>> signature = arch_->mma_signature(op_id);
       if (!signature.has_value()) {
-        throw VerifyError("arch", where, "op_id '" + op_id + "' is not available on " + arch_->arch_name());
+        throw VerifyError("arch", where(), "op_id '" + op_id + "' is not available on " + arch_->arch_name());
       }
       std::vector<Type> sig(signature->begin(), signature->end());
       if (sig != types) {
-        throw VerifyError("arch", where,
+        throw VerifyError("arch", where(),
                           "op_id '" + op_id + "' on " + arch_->arch_name() + " takes (a, b, c) = " + types_text(sig) +
                               ", got " + types_text(types));
       }
@@ -198,7 +214,9 @@ class Verifier {
                         types.end());
       }
       for (std::size_t index = 0; index < reg.args.size(); ++index) {
-        define(reg.args[index], where, "region '" + rdef.name + "' argument #" + std::to_string(index));
+        define(
+            reg.args[index], [&] { return where; },
+            [&] { return "region '" + rdef.name + "' argument #" + std::to_string(index); });
       }
       std::vector<Type> got = value_types(reg.args);
       if (got != expected) {
@@ -206,7 +224,7 @@ class Verifier {
                           "region '" + rdef.name + "' has arguments " + types_text(got) + ", expected " +
                               types_text(expected));
       }
-      for (Value* value : reg.args) visible_[value->id] = value;
+      for (Value* value : reg.args) visible_.set(value->id, value);
       const std::string path = loc + "." + rdef.name;
       const Op* last = reg.ops.empty() ? nullptr : reg.ops.back();
       if (last == nullptr || last->opcode != rdef.terminator) {
@@ -224,8 +242,8 @@ class Verifier {
 
   const KernelDef& kernel_;
   const ArchLike* arch_;
-  std::unordered_map<std::int64_t, Value*> visible_;
-  std::unordered_map<std::int64_t, Value*> defined_;
+  IdMap visible_;
+  IdMap defined_;
 };
 
 }  // namespace

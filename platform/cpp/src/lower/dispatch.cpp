@@ -2,6 +2,7 @@
 #include "rocke/lower/dispatch.hpp"
 
 #include "rocke/errors.hpp"
+#include "rocke/ir/optable.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/ops_arith.hpp"
 #include "rocke/lower/ops_gpu.hpp"
@@ -37,9 +38,32 @@ const std::unordered_map<std::string, Lowering>& all_lowerings() {
   return table;
 }
 
+// LOWERINGS by op-table row (the index of its OpDef in ir::ops()); nullptr for an op without one.
+const std::vector<Lowering>& lowerings_by_row() {
+  static const std::vector<Lowering> rows = [] {
+    const std::vector<ir::OpDef>& ops = ir::ops();
+    std::vector<Lowering> out(ops.size(), nullptr);
+    for (std::size_t row = 0; row < ops.size(); ++row) {
+      auto found = all_lowerings().find(ops[row].name);
+      if (found != all_lowerings().end()) out[row] = found->second;
+    }
+    return out;
+  }();
+  return rows;
+}
+
 }  // namespace
 
 void lower_op(FunctionEmitter& em, const ir::Op& op) {
+  // The op's table row, when it still names its opcode, finds the lowering without hashing the name.
+  const std::vector<ir::OpDef>& ops = ir::ops();
+  if (op.def != nullptr && op.def >= ops.data() && op.def < ops.data() + ops.size() && op.def->name == op.opcode) {
+    Lowering lowering = lowerings_by_row()[static_cast<std::size_t>(op.def - ops.data())];
+    if (lowering != nullptr) {
+      lowering(em, op);
+      return;
+    }
+  }
   const auto& table = all_lowerings();
   auto found = table.find(op.opcode);
   if (found == table.end()) throw KeyError(util::cat("'", op.opcode, "'"));

@@ -71,7 +71,18 @@ std::string FunctionEmitter::typed(const ir::Value& value) const {
   return util::cat(llvm_type(value.type), " ", ref(value));
 }
 
-LowerError FunctionEmitter::error(std::string what) const { return LowerError(where, std::move(what)); }
+LowerError FunctionEmitter::error(std::string what) const { return LowerError(where(), std::move(what)); }
+
+std::string FunctionEmitter::loc() const {
+  if (op_ == nullptr) return "body";
+  return util::cat(*op_path_, "[", std::to_string(op_index_), "]");
+}
+
+std::string FunctionEmitter::where() const {
+  if (op_ == nullptr) return "kernel";
+  if (op_->results.empty()) return util::cat(op_->opcode, " at ", loc());
+  return util::cat(op_->opcode, " %", std::to_string(op_->results[0]->id), " at ", loc());
+}
 
 const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
                                                     std::int64_t lanes) {
@@ -149,19 +160,21 @@ std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view
 }
 
 void FunctionEmitter::lower_ops(const std::vector<ir::Op*>& ops, const std::string& path) {
+  // The op's location is three fields set here and restored after it (where() and loc() build the
+  // texts Python keeps in where and loc, only when asked).
+  const ir::Op* outer_op = op_;
+  const std::string* outer_path = op_path_;
+  const std::size_t outer_index = op_index_;
   for (std::size_t index = 0; index < ops.size(); ++index) {
     const ir::Op& op = *ops[index];
     if (op.opcode == "scf.yield") continue;
-    std::string op_loc = util::cat(path, "[", std::to_string(index), "]");
-    std::string op_where = op.results.empty()
-                               ? util::cat(op.opcode, " at ", op_loc)
-                               : util::cat(op.opcode, " %", std::to_string(op.results[0]->id), " at ", op_loc);
-    // Swap the op's location in and the enclosing one back out (no copies).
-    std::swap(loc, op_loc);
-    std::swap(where, op_where);
+    op_ = &op;
+    op_path_ = &path;
+    op_index_ = index;
     lower_op(*this, op);
-    std::swap(loc, op_loc);
-    std::swap(where, op_where);
+    op_ = outer_op;
+    op_path_ = outer_path;
+    op_index_ = outer_index;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 #include "rocke/arch/flavors.hpp"
 #include "rocke/ir/floats.hpp"
@@ -48,11 +49,25 @@ std::string hex4(unsigned bits) {
 
 std::string scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
 
-std::string llvm_type(const ir::Type& ty) {
+namespace {
+
+std::string spell_llvm_type(const ir::Type& ty) {
   if (ty.is_scalar()) return scalar_text(ty);
   if (ty.is_vec()) return util::cat("<", std::to_string(ty.lanes()), " x ", scalar_text(ty.element()), ">");
   if (ty.is_ptr()) return pointer_text(ty.space());
   return pointer_text("rsrc");
+}
+
+}  // namespace
+
+std::string llvm_type(const ir::Type& ty) {
+  // Spelled once per type and thread: a kernel asks for the same few types on every op.
+  thread_local std::unordered_map<ir::Type, std::string> spelled;
+  auto found = spelled.find(ty);
+  if (found != spelled.end()) return found->second;
+  std::string text = spell_llvm_type(ty);
+  spelled.emplace(ty, text);
+  return text;
 }
 
 ir::Type elem_of(const ir::Type& ty) { return ty.element(); }

@@ -18,8 +18,13 @@ std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::strin
 }
 
 std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& target, std::string_view flavor) {
-  const arch::Flavor& row = arch::get_flavor(flavor);
+  arch::get_flavor(flavor);
   ir::verify(kernel, &target);
+  return lower_verified(kernel, target, flavor);
+}
+
+std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& target, std::string_view flavor) {
+  const arch::Flavor& row = arch::get_flavor(flavor);
   LdsPlan lds = plan_lds(kernel, target);
   FunctionEmitter em(target, row, lds.offsets, &lower_op);
   std::vector<std::string> params;

@@ -17,7 +17,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   std::string body = util::cat("for", number, ".body");
   std::string latch = util::cat("for", number, ".latch");
   std::string exit = util::cat("for", number, ".exit");
-  std::string path = util::cat(em.loc, ".body");
+  std::string path = util::cat(em.loc(), ".body");
   const ir::Value& lb = *op.operands[0];
   const ir::Value& ub = *op.operands[1];
   const ir::Value& step = *op.operands[2];
@@ -66,7 +66,7 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   std::string then_label = util::cat("if", number, ".then");
   std::string else_label = util::cat("if", number, ".else");
   std::string join = util::cat("if", number, ".join");
-  std::string loc = em.loc;
+  std::string loc = em.loc();
   const ir::Region& then_region = *op.regions[0];
   const ir::Region& else_region = *op.regions[1];
   bool skip_else = op.results.empty() && else_region.ops.size() == 1;

@@ -54,15 +54,22 @@ def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = F
 
 
 def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
+    """The C++ engine's output for one config through the family's engine module: its
+    ``emit_family`` builds, verifies and lowers in one call (no IR text in between); a module
+    without it is driven through ``build_family`` and the core's text-path ``lower``."""
     try:
         module = importlib.import_module(family.cpp_engine)
+        emit = getattr(module, "emit_family", None)
         builder = getattr(module, "build_family", None)
-        if builder is None:
+        if emit is None and builder is None:
             return Emission(crash=f"{family.cpp_engine} has no build_family (C++ twin missing)")
         try:
-            ir = builder(family.name, config.kv, config.arch)
-            core = native_engine()
-            ll = {flavor: core.lower(ir, config.arch, flavor) for flavor in flavors}
+            if emit is not None:
+                ir, ll = emit(family.name, config.kv, config.arch, list(flavors))
+            else:
+                ir = builder(family.name, config.kv, config.arch)
+                core = native_engine()
+                ll = {flavor: core.lower(ir, config.arch, flavor) for flavor in flavors}
         except ValueError as exc:
             return Emission(refusal=str(exc))
     except Exception as exc:

@@ -22,6 +22,19 @@ struct Emission {
   std::optional<std::string> refusal;                   // set when the config is refused
 };
 
+// The canonical IR of family's kernel for spec kv on arch and its .ll per flavor, in one pass
+// (the Python twin's build, print, lower per flavor): raises what that sequence raises, first
+// error first (a ValueError is a refusal). The kernel is verified once, for arch, not in finish
+// and again per flavor: verify(kernel) passes whenever verify(kernel, arch) does, and a kernel
+// the arch check refuses is verified without the arch first, so the message is finish's when
+// finish would have failed. Used by the native emitters and the bindings' emit_family.
+struct Emitted {
+  std::string ir;
+  std::vector<std::pair<std::string, std::string>> ll;  // (flavor, .ll text), in the order asked
+};
+Emitted emit_family(const families::Family& family, std::string_view kv, std::string_view arch,
+                    const std::vector<std::string>& flavors);
+
 // Build config with family's builder and lower it for every flavor. Any rocke::ValueError (a spec
 // refusal, a verifier or lowerer refusal) becomes the refusal; other exceptions propagate (a
 // crash, which the caller reports).

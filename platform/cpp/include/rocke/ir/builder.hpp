@@ -97,6 +97,26 @@ Values call_yielding(Fn& fn, Args&&... args) {
 
 }  // namespace detail
 
+// While alive, Builder::finish(true) on this thread does not verify the kernel; it counts the
+// kernels left unverified instead, and the owner of the scope verifies them (or, on any failure,
+// builds again without the scope, so the first error is the one finish would raise). This lets
+// one-pass emitters (gates::emit_family) verify a kernel once, for its arch, instead of once in
+// finish and again in every lower(); the checks and their order are those of verify().
+class DeferFinishVerify {
+ public:
+  DeferFinishVerify();
+  ~DeferFinishVerify();
+  DeferFinishVerify(const DeferFinishVerify&) = delete;
+  DeferFinishVerify& operator=(const DeferFinishVerify&) = delete;
+  // Kernels finish() returned unverified while this scope was the innermost one.
+  std::int64_t deferred() const { return deferred_; }
+
+ private:
+  friend class Builder;
+  DeferFinishVerify* outer_;
+  std::int64_t deferred_ = 0;
+};
+
 // Builds one KernelDef.
 class Builder {
  public:
@@ -112,6 +132,7 @@ class Builder {
               const std::optional<std::vector<Type>>& result_types = std::nullopt,
               const std::optional<Names>& names = std::nullopt);
   // Number values in text order (canonical ids), optionally verify, and return the kernel.
+  // While a DeferFinishVerify is alive on this thread, finish(true) leaves the verification to it.
   KernelDef finish(bool verify = true);
 
   // ------------------------------------------------------------------ device control flow
@@ -276,11 +297,11 @@ class Builder {
   void live() const;
   static std::vector<Type> types(const OpDef& opdef, const Values& operands);
   AttrMap attrs(const OpDef& opdef, const AttrMap& given) const;
-  Values emit_op(const OpDef& opdef, const Values& operands, const AttrMap& attrs,
+  Values emit_op(const OpDef& opdef, const Values& operands, AttrMap attrs,
                  std::optional<std::vector<Type>> result_types, const std::optional<Names>& names);
-  Value* one(std::string_view opcode, const Values& operands, const AttrMap& attrs, const Type& result_type,
+  Value* one(std::string_view opcode, const Values& operands, AttrMap attrs, const Type& result_type,
              const Hint& name);
-  void none(std::string_view opcode, const Values& operands, const AttrMap& attrs);
+  void none(std::string_view opcode, const Values& operands, AttrMap attrs);
   Value* constant(AttrValue num, Type type, Hint name);
 
   std::string name_;

@@ -70,6 +70,9 @@ class Arena {
   Value* value(std::int64_t id, Type type, Hint name);
   Op* op(std::string opcode, Values operands = {}, Values results = {}, AttrMap attrs = {},
          std::vector<Region*> regions = {});
+  // The same op of a table row already looked up (def->name is its opcode).
+  Op* op(const OpDef& def, Values operands = {}, Values results = {}, AttrMap attrs = {},
+         std::vector<Region*> regions = {});
   Region* region(Values args = {}, std::vector<Op*> ops = {});
 
  private:

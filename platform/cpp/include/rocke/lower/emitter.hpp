@@ -45,8 +45,12 @@ class FunctionEmitter {
   std::vector<std::string> lines;
   std::map<std::string, arch::IntrinsicDecl> decls;  // declaration name -> declaration
   std::string current = "entry";                      // label of the block being filled
-  std::string where = "kernel";                       // location of the op being lowered, for errors
-  std::string loc = "body";                           // its path, from which nested region paths start
+
+  // --- location of the op being lowered (Python's where and loc attributes, built on demand)
+  // "OPCODE [%ID ]at PATH[INDEX]", or "kernel" outside any op: for errors.
+  std::string where() const;
+  // Its path PATH[INDEX] ("body" outside any op), from which nested region paths start.
+  std::string loc() const;
 
   // --- text
   void emit(std::string_view line);
@@ -91,6 +95,10 @@ class FunctionEmitter {
 
  private:
   std::unordered_map<std::int64_t, std::string> values_;  // value id -> operand text
+  // The op being lowered, its region's path and its index there (nullptr outside any op).
+  const ir::Op* op_ = nullptr;
+  const std::string* op_path_ = nullptr;
+  std::size_t op_index_ = 0;
   std::int64_t temps_ = 0;
   std::int64_t scf_ops_ = 0;
 };

@@ -40,6 +40,9 @@ namespace rocke::lower {
 // size, a shuffle mask at or above the wave size).
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor);
 std::string lower(const ir::KernelDef& kernel, const arch::ArchTarget& arch, std::string_view flavor);
+// lower() of a kernel the caller has already verified for arch (ir::verify(kernel, &arch)): the
+// same text, without verifying again (gates::emit_family lowers one kernel for several flavors).
+std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& arch, std::string_view flavor);
 
 // TYPE [noalias] NOCAPTURE [readonly] [writeonly] [align N] %name (attributes on pointers only).
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em);

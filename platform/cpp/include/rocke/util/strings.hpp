@@ -27,8 +27,12 @@ std::string join(const Items& items, std::string_view sep) {
 // such sums (-Wrestrict false positive).
 template <class... Parts>
 std::string cat(const Parts&... parts) {
+  const std::string_view views[] = {std::string_view(parts)...};
+  std::size_t size = 0;
+  for (std::string_view view : views) size += view.size();
   std::string out;
-  (out.append(std::string_view(parts)), ...);
+  out.reserve(size);  // one allocation (none within the small-string buffer)
+  for (std::string_view view : views) out.append(view);
   return out;
 }
 

@@ -1,0 +1,52 @@
+// rocKE C++ engine: IdMap, value id -> Value* for the verifier's and the parser's scopes.
+// Python twin: the dict[int, Value] both keep (rocke/ir/verifier.py, rocke/ir/parser.py).
+//
+// A vector indexed by id for the dense ids that builders and printers produce, a hash map at and
+// above kDenseIds (parsed text may use any id up to max_value_id), so lookups stay O(1) and no
+// input makes it allocate more than a vector of the ids below kDenseIds it sets.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "rocke/ir/core.hpp"
+
+namespace rocke::ir {
+
+class IdMap {
+ public:
+  // The value set for id (ids are >= 0), or nullptr.
+  Value* find(std::int64_t id) const {
+    if (id < kDenseIds) {
+      return static_cast<std::size_t>(id) < dense_.size() ? dense_[static_cast<std::size_t>(id)] : nullptr;
+    }
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? nullptr : it->second;
+  }
+  void set(std::int64_t id, Value* value) {
+    if (id < kDenseIds) {
+      auto index = static_cast<std::size_t>(id);
+      if (index >= dense_.size()) dense_.resize(std::max(index + 1, dense_.size() * 2), nullptr);
+      dense_[index] = value;
+    } else {
+      sparse_[id] = value;
+    }
+  }
+  bool contains(std::int64_t id) const { return find(id) != nullptr; }
+  void erase(std::int64_t id) {
+    if (id < kDenseIds) {
+      if (static_cast<std::size_t>(id) < dense_.size()) dense_[static_cast<std::size_t>(id)] = nullptr;
+    } else {
+      sparse_.erase(id);
+    }
+  }
+
+ private:
+  static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
+  std::vector<Value*> dense_;
+  std::unordered_map<std::int64_t, Value*> sparse_;
+};
+
+}  // namespace rocke::ir
