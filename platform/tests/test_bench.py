@@ -1,5 +1,7 @@
 """The bench harness cannot rot: its pure parts run here (the measured run is the bench lane)."""
 
+import time
+
 import pytest
 
 from rocke.gates import bench
@@ -9,6 +11,16 @@ def test_median_seconds_warms_up_and_takes_the_median():
     calls = []
     value = bench.median_seconds(lambda: calls.append(1), runs=3, warmup=2)
     assert len(calls) == 5 and value >= 0.0
+
+
+def test_cpu_seconds_counts_work_and_not_sleep():
+    start = bench.cpu_seconds()
+    time.sleep(0.05)
+    slept = bench.cpu_seconds() - start
+    start = bench.cpu_seconds()
+    sum(i * i for i in range(300_000))
+    worked = bench.cpu_seconds() - start
+    assert slept < 0.04 and worked > 0.0
 
 
 def test_synthetic_kernels_grow_with_the_requested_size():
@@ -24,12 +36,18 @@ def test_format_bench_prints_the_four_sections():
         "kernel_resources": [{"family": "gemm", "arch": "gfx942", "configs": 3, "occupancy_min": 2,
                               "occupancy_median": 4, "occupancy_max": 8, "vgprs_max": 96, "agprs_max": 32,
                               "lds_max": 8192, "spilling": 0}],
-        "scaling": [{"ops": 1000, "python_s": 0.1, "cpp_s": 0.002, "cpp_speedup": 50.0}],
+        "scaling": [{"ops": 1000, "python_s": 0.1, "cpp_s": 0.002, "cpp_speedup": 50.0, "python_us_per_op": 100.0,
+                     "cpp_us_per_op": 2.0, "python_growth": 1.0, "cpp_growth": 1.0, "cpp_parse_us_per_op": 0.5,
+                     "cpp_verify_us_per_op": 0.25, "cpp_lower_us_per_op": 0.75}],
+        "cpp_phases": [{"family": "gemm", "configs": 2, "ops_median": 1800, "build_us_per_op": 0.4,
+                        "verify_us_per_op": 0.1, "lower_us_per_op": 0.3, "print_us_per_op": 0.1,
+                        "parse_us_per_op": 0.2}],
         "parse_speed": [{"input": "open_braces", "bytes": 1 << 20, "python_mb_s": 5.0, "python_x4": 4.1,
                          "cpp_mb_s": 300.0, "cpp_x4": 3.9}],
     }
     text = bench.format_bench(data)
-    for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed"]:
+    for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed",
+                    "6. C++ engine phases"]:
         assert heading in text
     assert "over 10%: gemm" in text
 
@@ -47,3 +65,19 @@ def test_parse_speed_measures_both_engines_on_valid_and_hostile_inputs():
     assert [r["input"] for r in rows] == ["valid_kernel", *bench.PARSE_INPUTS]
     for row in rows:
         assert row["python_mb_s"] > 0 and row["cpp_mb_s"] > 0 and row["python_x4"] > 0 and row["cpp_x4"] > 0
+
+
+def test_scaling_rows_report_growth_against_the_first_row():
+    rows = bench.scaling([100, 200], runs=1)
+    assert rows[0]["python_growth"] == 1.0 and rows[0]["cpp_growth"] == 1.0
+    for row in rows:
+        assert row["cpp_us_per_op"] > 0 and row["cpp_parse_us_per_op"] > 0 and row["cpp_lower_us_per_op"] > 0
+
+
+def test_cpp_phases_profiles_every_phase_of_a_family_config():
+    from rocke.families import get_family
+
+    (row,) = bench.cpp_phases([get_family("elementwise")], runs=1, max_configs=1)
+    assert row["family"] == "elementwise" and row["configs"] == 1 and row["ops_median"] > 0
+    for phase in bench.CPP_PHASES:
+        assert row[f"{phase}_us_per_op"] > 0

@@ -377,6 +377,15 @@ PYBIND11_MODULE(rocke_engine, m) {
       py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavors"),
       "(ir, {flavor: ll}) of family name's C++ builder for spec kv on arch, built, verified and lowered in one "
       "call (no rocke.ir/1 text in between): what build_family then lower per flavor return, and the same errors.");
+  m.def(
+      "_profile_family",
+      [](const std::string& name, const std::string& kv, const std::string& arch, const std::string& flavor,
+         int repeat) { return rocke::engine::profile_family(rocke::families::registry(), name, kv, arch, flavor, repeat); },
+      py::arg("name"), py::arg("kv"), py::arg("arch"), py::arg("flavor"), py::arg("repeat") = 5,
+      "Bench hook: median thread-CPU seconds of build, verify, lower, print and parse of one config, and its op count.");
+  m.def("_profile_text", &rocke::engine::profile_text, py::arg("text"), py::arg("arch"), py::arg("flavor"),
+        py::arg("repeat") = 5,
+        "Bench hook: median thread-CPU seconds of parse, verify and lower of rocke.ir/1 text, and its op count.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
         "Families with a C++ builder in this module, sorted.");
   m.def(

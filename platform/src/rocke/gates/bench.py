@@ -1,13 +1,18 @@
 """The bench lane: engine speed, gate cost, kernel resources and scaling, measured in one run.
 
-Figures are medians of repeated runs after a warm-up; the engine comparison is a ratio
-taken in the same run, so a noisy machine shifts both sides. Nothing here passes or
-fails on an absolute time: a bench run fails only when a measurement cannot be taken.
+Figures are medians of repeated runs after a warm-up, in CPU seconds (user + system of this
+process and of the child processes it waited for: the native emitter), so that other work on a
+shared machine changes them less than it changes wall time; the engine comparison is a ratio
+taken in the same run, so a noisy machine shifts both sides. The gate cost is wall time. Nothing
+here passes or fails on an absolute time: a bench run fails only when a measurement cannot be
+taken.
 See docs/performance.md for how to read the output.
 """
 
 from __future__ import annotations
 
+import importlib
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -32,14 +37,22 @@ class BenchError(RuntimeError):
     """A measurement could not be taken."""
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process (clock_gettime resolution) and by its waited-for
+    children (getrusage, microseconds)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
+    """Median CPU seconds of fn over runs calls, after warmup calls."""
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = cpu_seconds()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(cpu_seconds() - start)
     return statistics.median(times)
 
 
@@ -63,8 +76,37 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
         native = median_seconds(lambda f=family: emit_native(f), runs=max(1, runs // 2)) / all_configs
         py_med, cpp_med = statistics.median(py), statistics.median(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
-                     "native_s": native, "cpp_speedup": py_med / cpp_med, "native_speedup": py_med / native})
+                     "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
+                     "native_speedup": py_med / max(native, 1e-9)})
     return rows
+
+
+def cpp_phases(families: list[Family], *, runs: int, max_configs: int,
+               flavor: str = FLAVORS[-1]) -> list[dict[str, Any]]:
+    """Per family: where the C++ engine's time goes, as median microseconds per op over its
+    configs (thread-CPU time measured inside the engine): build, verify, lower (one flavor), print,
+    and parse (the text path's read of the printed IR)."""
+    rows = []
+    for family in families:
+        module = importlib.import_module(family.cpp_engine)
+        profile = getattr(module, "_profile_family", None)
+        if profile is None:
+            continue
+        configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
+        per_op: dict[str, list[float]] = {phase: [] for phase in CPP_PHASES}
+        ops = []
+        for config in configs:
+            got = profile(family.name, config.kv, config.arch, flavor, runs)
+            ops.append(got["ops"])
+            for phase in CPP_PHASES:
+                per_op[phase].append(got[f"{phase}_s"] / max(1, got["ops"]) * 1e6)
+        row: dict[str, Any] = {"family": family.name, "configs": len(configs), "ops_median": statistics.median(ops)}
+        row.update({f"{phase}_us_per_op": statistics.median(values) for phase, values in per_op.items()})
+        rows.append(row)
+    return rows
+
+
+CPP_PHASES = ("build", "verify", "lower", "print", "parse")
 
 
 def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
@@ -121,15 +163,28 @@ def synthetic_kernel(op_count: int):
 
 
 def scaling(sizes: list[int], *, runs: int, arch: str = "gfx942") -> list[dict[str, Any]]:
-    """Lowering time against kernel size, both engines (C++ from rocke.ir/1 text, parse included)."""
+    """Lowering time against kernel size, both engines (C++ from rocke.ir/1 text, parse included),
+    per op, and the C++ phases per op (parse, verify, lower) measured inside the engine. `growth`
+    is the time per op over the time per op of the first (smallest) row: 1.0 is linear."""
     engine = native_engine()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for size in sizes:
         kernel = synthetic_kernel(size)
         text = print_kernel(kernel)
+        ops = kernel.op_count()
         py = median_seconds(lambda k=kernel: lower(k, arch=arch, flavor=FLAVORS[-1]), runs=runs)
         cpp = median_seconds(lambda t=text: engine.lower(t, arch, FLAVORS[-1]), runs=runs)
-        rows.append({"ops": kernel.op_count(), "python_s": py, "cpp_s": cpp, "cpp_speedup": py / cpp})
+        row: dict[str, Any] = {"ops": ops, "python_s": py, "cpp_s": cpp, "cpp_speedup": py / max(cpp, 1e-9),
+                               "python_us_per_op": py / ops * 1e6, "cpp_us_per_op": cpp / ops * 1e6}
+        profile = getattr(engine, "_profile_text", None)
+        if profile is not None:
+            phases = profile(text, arch, FLAVORS[-1], runs)
+            for phase in ("parse", "verify", "lower"):
+                row[f"cpp_{phase}_us_per_op"] = phases[f"{phase}_s"] / ops * 1e6
+        rows.append(row)
+    for row in rows:
+        row["python_growth"] = row["python_us_per_op"] / max(rows[0]["python_us_per_op"], 1e-9)
+        row["cpp_growth"] = row["cpp_us_per_op"] / max(rows[0]["cpp_us_per_op"], 1e-9)
     return rows
 
 
@@ -163,6 +218,9 @@ def parse_speed(size: int, *, runs: int) -> list[dict[str, Any]]:
             t_small, t_large = _parse_seconds(parse, small, runs), _parse_seconds(parse, large, runs)
             row[f"{engine_name}_mb_s"] = len(large) / max(t_large, 1e-9) / 1e6
             row[f"{engine_name}_x4"] = t_large / max(t_small, 1e-9)
+        if name == "valid_kernel" and hasattr(engine, "_profile_text"):  # the parser alone, without the print
+            parse_s = engine._profile_text(large, "gfx942", FLAVORS[-1], runs)["parse_s"]
+            row["cpp_parse_only_mb_s"] = len(large) / max(parse_s, 1e-9) / 1e6
         rows.append(row)
     return rows
 
@@ -179,6 +237,7 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
             raise BenchError(str(exc)) from None
     return {
         "engine_speed": engine_speed(families, runs=runs, max_configs=max_configs),
+        "cpp_phases": cpp_phases(families, runs=runs, max_configs=max_configs),
         "gate_cost": gate_cost(only, jobs=jobs),
         "kernel_resources": kernel_resources(only, jobs=jobs),
         "scaling": scaling(list(sizes), runs=runs),
@@ -205,15 +264,28 @@ def format_bench(data: dict[str, Any]) -> str:
         occ = f"{r['occupancy_min']}/{r['occupancy_median']}/{r['occupancy_max']}"
         lines.append(f"{r['family']:<20} {r['arch']:<8} {r['configs']:>7} {occ:>16} {r['vgprs_max']:>9} "
                      f"{r['agprs_max']:>9} {r['lds_max']:>8} {r['spilling']:>6}")
-    lines.append("4. scaling: lowering time against kernel size")
-    lines.append(f"{'ops':>8} {'python ms':>10} {'cpp ms':>9} {'cpp x':>7}")
+    lines.append("4. scaling: lowering time against kernel size (C++ from text, parse included); growth = time per op"
+                 " over that of the first row (linear: 1.0)")
+    lines.append(f"{'ops':>8} {'python ms':>10} {'cpp ms':>9} {'cpp x':>7} {'py us/op':>9} {'py growth':>9}"
+                 f" {'cpp us/op':>9} {'cpp growth':>10} {'parse':>7} {'verify':>7} {'lower':>7}")
     for r in data["scaling"]:
-        lines.append(f"{r['ops']:>8} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['cpp_speedup']:7.1f}")
+        phases = "".join(f" {r.get(f'cpp_{p}_us_per_op', float('nan')):7.3f}" for p in ("parse", "verify", "lower"))
+        lines.append(f"{r['ops']:>8} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['cpp_speedup']:7.1f}"
+                     f" {r.get('python_us_per_op', float('nan')):9.2f} {r.get('python_growth', float('nan')):9.2f}"
+                     f" {r.get('cpp_us_per_op', float('nan')):9.3f} {r.get('cpp_growth', float('nan')):10.2f}{phases}")
     if "parse_speed" in data:
         lines.append("5. parse speed: MB/s on the 4x input; x4 = time at 4x the input over time at 1x (linear: ~4)")
-        lines.append(f"{'input':<20} {'bytes':>10} {'python MB/s':>12} {'x4':>6} {'cpp MB/s':>9} {'x4':>6}")
+        lines.append(f"{'input':<20} {'bytes':>10} {'python MB/s':>12} {'x4':>6} {'cpp MB/s':>9} {'x4':>6}"
+                     f" {'cpp parse-only MB/s':>20}")
         for r in data["parse_speed"]:
+            only = f" {r['cpp_parse_only_mb_s']:20.1f}" if "cpp_parse_only_mb_s" in r else ""
             lines.append(f"{r['input']:<20} {r['bytes']:>10} {r['python_mb_s']:12.2f} {r['python_x4']:6.1f}"
-                         f" {r['cpp_mb_s']:9.1f} {r['cpp_x4']:6.1f}")
+                         f" {r['cpp_mb_s']:9.1f} {r['cpp_x4']:6.1f}{only}")
+    if data.get("cpp_phases"):
+        lines.append("6. C++ engine phases: median us per op over each family's configs (llvm22; thread-CPU time)")
+        lines.append(f"{'family':<20} {'ops':>7}" + "".join(f" {p:>8}" for p in CPP_PHASES))
+        for r in data["cpp_phases"]:
+            lines.append(f"{r['family']:<20} {r['ops_median']:>7.0f}"
+                         + "".join(f" {r[f'{p}_us_per_op']:8.3f}" for p in CPP_PHASES))
     return "\n".join(lines)
 
