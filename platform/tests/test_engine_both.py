@@ -23,31 +23,35 @@ def _run(argv, capsys):
 
 def test_emit_both_agrees_and_runs_the_cpp_builder(monkeypatch, capsys):
     calls = []
-    real = rocke_engine.build_family
+    real = rocke_engine.emit_family
 
-    def spy(name, kv, arch):
+    def spy(name, kv, arch, flavors):
         calls.append((name, kv, arch))
-        return real(name, kv, arch)
+        return real(name, kv, arch, flavors)
 
-    monkeypatch.setattr(rocke_engine, "build_family", spy)
+    monkeypatch.setattr(rocke_engine, "emit_family", spy)
     code, out, err = _run(["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--engine", "both"], capsys)
     assert code == 0, err
     assert out.startswith("target datalayout") and calls and calls[0][0] == "gemm"
 
 
 def test_emit_both_reports_a_cpp_builder_difference(monkeypatch, capsys):
-    real = rocke_engine.build_family
-    monkeypatch.setattr(rocke_engine, "build_family",
-                        lambda name, kv, arch: real(name, kv, arch).replace("kernel @", "kernel @x", 1))
+    real = rocke_engine.emit_family
+
+    def altered(name, kv, arch, flavors):
+        ir, ll = real(name, kv, arch, flavors)
+        return ir.replace("kernel @", "kernel @x", 1), ll
+
+    monkeypatch.setattr(rocke_engine, "emit_family", altered)
     code, _, err = _run(["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--engine", "both"], capsys)
     assert code == 1 and "python and cpp engines differ" in err and "(IR)" in err and err.count("\n") == 1
 
 
 def test_emit_both_reports_a_refusal_in_one_engine_only(monkeypatch, capsys):
-    def refuse(name, kv, arch):
+    def refuse(name, kv, arch, flavors):
         raise ValueError("refused by the C++ twin only")
 
-    monkeypatch.setattr(rocke_engine, "build_family", refuse)
+    monkeypatch.setattr(rocke_engine, "emit_family", refuse)
     code, _, err = _run(["emit", "gemm", "--config", "0", "--ir", "--engine", "both"], capsys)
     assert code == 1 and "cpp: refused by the C++ twin only" in err
 

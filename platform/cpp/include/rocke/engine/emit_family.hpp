@@ -1,7 +1,8 @@
 // rocKE engine bridge: emit_family, the one-call build + verify + lower of a family config for the
 // Python side of rocKE's extension modules (rocke_engine, and a library's engine module).
-// Python twin: rocke/gates/emitters.py (emit_cpp calls it; emit_python is the sequence it does
-// in one pass: build_family, then lower per flavor, then print_kernel).
+// Python twin: rocke/engine/native.py (the Python side of the same bridge); emit_cpp of
+// rocke.gates.emitters calls it, and emit_python is the sequence it does in one pass
+// (build_family, then lower per flavor, then print_kernel).
 //
 // Header-only, for pybind11 extension modules. Only text crosses: the spec string in, the
 // rocke.ir/1 text and one .ll per flavor out, with no IR text parsed in between.

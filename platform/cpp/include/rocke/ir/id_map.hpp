@@ -1,5 +1,5 @@
 // rocKE C++ engine: IdMap, value id -> Value* for the verifier's and the parser's scopes.
-// Python twin: the dict[int, Value] both keep (rocke/ir/verifier.py, rocke/ir/parser.py).
+// Python twin: rocke/ir/verifier.py (and rocke/ir/parser.py): the dict[int, Value] both keep.
 //
 // A vector indexed by id for the dense ids that builders and printers produce, a hash map at and
 // above kDenseIds (parsed text may use any id up to max_value_id), so lookups stay O(1) and no
