@@ -49,7 +49,7 @@ def test_launch_contract_modes_and_strides() -> None:
     spec = AttentionBwdConvertSpec.from_kv(BASE)
     c = launch(spec, {"batch": 2, "seqlen_q": 100, "seqlen_k": 300, "heads_q": 8, "heads_kv": 2})
     assert [a.name for a in c.args][:6] == ["dq_acc", "dk_acc", "dv_acc", "dq", "dk", "dv"]
-    assert c.grid == (-(-2 * 300 * 2 * 8 // 256), 1, 1)  # dk's 1200 rows of 8 vectors
+    assert c.grid == (2 * 100 * 8 * 8 // 256, 1, 1)  # dq: 1600 rows of 8 vectors (dk, dv: 1200)
     assert c.arg("dq_acc").bytes == 2 * 100 * 8 * 64 * 4 and c.arg("dk_acc").bytes == 2 * 300 * 2 * 64 * 4
     assert c.arg("dq").bytes == 2 * 100 * 8 * 64 * 2 and c.arg("group").value == 4
     split = AttentionBwdConvertSpec.from_kv(with_changes(BASE, dq_mode="split", dkv_mode="split", seq_mode="varlen"))

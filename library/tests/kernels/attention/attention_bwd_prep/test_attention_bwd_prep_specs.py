@@ -12,7 +12,7 @@ from rocke.families.configs import family_configs
 from rocke.families.launch import LaunchError
 from rocke.gates import conformance as kit
 from rocke.gates.conformance import with_changes
-from rocke_library.kernels.attention.attention_bwd_prep import AttentionBwdPrepSpec, launch
+from rocke_library.kernels.attention.attention_bwd_prep import AttentionBwdPrepSpec, build, launch
 from rocke_library.kernels.attention.attention_bwd_prep.family import FAMILY
 
 BASE = "block=256 dtype=f16 head_dim=64 seq_mode=batched vec=8"
@@ -30,14 +30,21 @@ ARCH_REFUSALS = [
     ({"block": 96}, "gfx942", "attention_bwd_prep: block=96: must be a multiple of the wave size 64 of gfx942"),
     ({"head_dim": 128, "vec": 1}, "gfx950",
      "attention_bwd_prep: vec=1: head_dim / vec = 128 lanes per row exceed the wave size 64 of gfx950"),
-    ({"head_dim": 128, "vec": 2}, "gfx1100",
-     "attention_bwd_prep: vec=2: head_dim / vec = 64 lanes per row exceed the wave size 32 of gfx1100"),
+    ({"head_dim": 64, "vec": 1}, "gfx1100",
+     "attention_bwd_prep: vec=1: head_dim / vec = 64 lanes per row exceed the wave size 32 of gfx1100"),
 ]
 
 
 class TestAttentionBwdPrepSpecs(kit.SpecConformance):
     family, base = FAMILY, BASE
     spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
+    fine_on = None  # the wave-size rules cut both ways: test_arch_refusals_build_where_they_fit
+
+
+def test_arch_refusals_build_where_they_fit() -> None:
+    build(AttentionBwdPrepSpec.from_kv(with_changes(BASE, block=96)), "gfx1100")
+    build(AttentionBwdPrepSpec.from_kv(with_changes(BASE, head_dim=64, vec=1)), "gfx942")
+    build(AttentionBwdPrepSpec.from_kv(with_changes(BASE, head_dim=128, vec=2)), "gfx950")
 
 
 def test_kv_round_trip_and_frozen() -> None:
