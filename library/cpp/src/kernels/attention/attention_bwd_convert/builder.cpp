@@ -141,7 +141,9 @@ void convert(Builder& b, const AttentionBwdConvertSpec& spec, const Params& para
     };
     Value* lb = const_i32(b, 1);
     Value* one = const_i32(b, 1);
-    value = b.for_(lb, params.at("group"), one, {value}, body, {.names = {"sum"}, .iv_name = "g"})[0];
+    Values init = {value};
+    ir::Names names = {"sum"};
+    value = b.for_(lb, params.at("group"), one, init, body, {.names = names, .iv_name = "g"})[0];
   }
   Value* dst = helpers::buffer_rsrc(b, params.at(tensor), out_elems, esize, tensor + "_rsrc");
   Value* offset = helpers::masked_offset(b, ok, out, esize);

@@ -160,7 +160,8 @@ void zero_fill(Builder& b, const AttentionBwdPrepSpec& spec, const Params& param
   };
   Value* lb = const_i32(b, 0);
   Value* one = const_i32(b, 1);
-  b.for_(lb, params.at("zero_iters"), one, {}, body, {.iv_name = "it"});
+  Values none;
+  b.for_(lb, params.at("zero_iters"), one, none, body, {.iv_name = "it"});
 }
 
 }  // namespace
