@@ -10,12 +10,12 @@
 #include "rocke/helpers/fmath.hpp"
 #include "rocke/helpers/index.hpp"
 #include "rocke/ir/verifier.hpp"
+#include "rocke_library/kernels/attention/common/strided.hpp"
 #include "rocke_library/kernels/attention/common/work.hpp"
 
 namespace rocke::library::kernels::attention::attention_bwd_convert {
 
 using common::Params;
-using helpers::add_i32;
 using helpers::const_i32;
 using helpers::mul_i32;
 using ir::Builder;
@@ -79,43 +79,26 @@ void convert(Builder& b, const AttentionBwdConvertSpec& spec, const Params& para
   Value* ok = b.cmpi("slt", row, rows, "row_ok");
   Value* h = b.remu(row, heads, "h");
   Value* token = b.divu(row, heads, "token");
-  Value* sh = params.at(tensor + "_stride_h");
-  Value* ss = params.at(tensor + "_stride_s");
-  Value* out = nullptr;
-  Value* extent = nullptr;
+  Values coords;
+  Values counts;
+  std::vector<std::string> dims;
   if (batched) {
     Value* one = const_i32(b, 1);
     Value* s_len = b.maxu(seqlen, one, "seqlen");
     Value* s = b.remu(token, s_len, "s");
     Value* batch = b.divu(token, s_len, "bat");
-    Value* sb = params.at(tensor + "_stride_b");
-    Value* at_b = b.mul(batch, sb);
-    Value* at_s = b.mul(s, ss);
-    Value* bs = b.add(at_b, at_s);
-    Value* at_h = b.mul(h, sh);
-    Value* bsh = b.add(bs, at_h);
-    out = b.add(bsh, first);
-    Value* last_b = add_i32(b, params.at("batch"), -1);
-    Value* span_b = b.mul(last_b, sb);
-    Value* last_s = add_i32(b, seqlen, -1);
-    Value* span_s = b.mul(last_s, ss);
-    extent = b.add(span_b, span_s);
+    coords = {batch, s, h};
+    counts = {params.at("batch"), seqlen, heads};
+    dims = {"b", "s", "h"};
   } else {
-    Value* at_t = b.mul(token, ss);
-    Value* at_h = b.mul(h, sh);
-    Value* th = b.add(at_t, at_h);
-    out = b.add(th, first);
-    Value* last_t = add_i32(b, seqlen, -1);
-    extent = b.mul(last_t, ss);
+    coords = {token, h};
+    counts = {seqlen, heads};
+    dims = {"s", "h"};
   }
-  Value* last_h = add_i32(b, heads, -1);
-  Value* span_h = b.mul(last_h, sh);
-  Value* spans = b.add(extent, span_h);
-  extent = add_i32(b, spans, spec.head_dim);
-  Value* zero = const_i32(b, 0);
-  Value* some = b.cmpi("sgt", tokens, zero);
-  Value* none = const_i32(b, 0);
-  Value* out_elems = b.select(some, extent, none, tensor + "_elems");
+  Values strides;
+  for (const std::string& dim : dims) strides.push_back(params.at(tensor + "_stride_" + dim));
+  Value* out = common::strided_index(b, coords, strides, first);
+  Value* out_elems = common::strided_extent(b, counts, strides, spec.head_dim, rows, tensor + "_elems");
   Type vtype = helpers::vector_type(ir::f32, spec.vec);
   bool split = !is_q && spec.dkv_mode == "split";
   Value* ws_rows = rows;

@@ -14,12 +14,12 @@
 #include "rocke/ir/verifier.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/attention/common/softmax.hpp"
+#include "rocke_library/kernels/attention/common/strided.hpp"
 #include "rocke_library/kernels/attention/common/work.hpp"
 
 namespace rocke::library::kernels::attention::attention_bwd_prep {
 
 using common::Params;
-using helpers::add_i32;
 using helpers::const_i32;
 using helpers::f32_const;
 using helpers::mul_i32;
@@ -101,44 +101,13 @@ Values row_coords(Builder& b, const AttentionBwdPrepSpec& spec, const Params& pa
   return {t, h};
 }
 
-// (element index of the lane's first element of its row, elements of the tensor's buffer).
-std::pair<Value*, Value*> element_index(Builder& b, const AttentionBwdPrepSpec& spec, const Params& params,
-                                        const std::string& tensor, const Values& coords, Value* first) {
-  Value* sh = params.at(tensor + "_stride_h");
-  Value* ss = params.at(tensor + "_stride_s");
-  Value* index = nullptr;
-  Value* extent = nullptr;
+// (counts, strides) of a tensor's dimensions, outermost first (batched: batch, s, h; varlen: t, h).
+std::pair<Values, Values> dims_of(const AttentionBwdPrepSpec& spec, const Params& params, const std::string& tensor) {
   if (spec.seq_mode == "batched") {
-    Value* batch = coords[0];
-    Value* s = coords[1];
-    Value* h = coords[2];
-    Value* sb = params.at(tensor + "_stride_b");
-    Value* at_b = b.mul(batch, sb);
-    Value* at_s = b.mul(s, ss);
-    Value* bs = b.add(at_b, at_s);
-    Value* at_h = b.mul(h, sh);
-    Value* bsh = b.add(bs, at_h);
-    index = b.add(bsh, first);
-    Value* last_b = add_i32(b, params.at("batch"), -1);
-    Value* span_b = b.mul(last_b, sb);
-    Value* last_s = add_i32(b, params.at("seqlen_q"), -1);
-    Value* span_s = b.mul(last_s, ss);
-    extent = b.add(span_b, span_s);
-  } else {
-    Value* t = coords[0];
-    Value* h = coords[1];
-    Value* at_t = b.mul(t, ss);
-    Value* at_h = b.mul(h, sh);
-    Value* th = b.add(at_t, at_h);
-    index = b.add(th, first);
-    Value* last_t = add_i32(b, params.at("total_q"), -1);
-    extent = b.mul(last_t, ss);
+    return {{params.at("batch"), params.at("seqlen_q"), params.at("heads_q")},
+            {params.at(tensor + "_stride_b"), params.at(tensor + "_stride_s"), params.at(tensor + "_stride_h")}};
   }
-  Value* last_h = add_i32(b, params.at("heads_q"), -1);
-  Value* span_h = b.mul(last_h, sh);
-  Value* spans = b.add(extent, span_h);
-  extent = add_i32(b, spans, spec.head_dim);
-  return {index, extent};
+  return {{params.at("total_q"), params.at("heads_q")}, {params.at(tensor + "_stride_s"), params.at(tensor + "_stride_h")}};
 }
 
 // Workgroup x clears zero_iters * block * ZERO_VEC elements of zero_ws from its chunk start.
@@ -187,11 +156,9 @@ ir::KernelDef build(const AttentionBwdPrepSpec& spec, std::string_view arch) {
   Values values;
   for (std::string_view tensor_view : TENSORS) {
     std::string tensor(tensor_view);
-    auto [index, extent] = element_index(b, spec, params, tensor, coords, first);
-    Value* zero = const_i32(b, 0);
-    Value* some = b.cmpi("sgt", rows, zero);
-    Value* none = const_i32(b, 0);
-    Value* elems = b.select(some, extent, none, tensor + "_elems");
+    auto [counts, strides] = dims_of(spec, params, tensor);
+    Value* index = common::strided_index(b, coords, strides, first);
+    Value* elems = common::strided_extent(b, counts, strides, spec.head_dim, rows, tensor + "_elems");
     Value* rsrc = helpers::buffer_rsrc(b, params.at(tensor), elems, esize, tensor + "_rsrc");
     Value* offset = helpers::masked_offset(b, ok, index, esize);
     Value* raw = b.buffer_load(rsrc, offset, vtype, tensor + "_vals");

@@ -14,7 +14,6 @@ from __future__ import annotations
 from rocke.arch import ArchTarget, get_arch
 from rocke.families.spec import check_wave_multiple
 from rocke.helpers import (
-    add_i32,
     buffer_rsrc,
     const_i32,
     divu_i32,
@@ -29,6 +28,7 @@ from rocke.helpers import (
 )
 from rocke.ir import Builder, KernelDef, Value, f32, i32, ptr, verify
 
+from ..common import strided_extent, strided_index
 from .spec import AttentionBwdConvertSpec
 
 # Test-only broken variant (negative control): dkv_mode=split counts only the first query head of
@@ -73,20 +73,16 @@ def _convert(b: Builder, spec: AttentionBwdConvertSpec, params: dict[str, Value]
     ok = b.cmpi("slt", row, rows, name="row_ok")
     h = b.remu(row, heads, name="h")
     token = b.divu(row, heads, name="token")
-    sh = params[f"{tensor}_stride_h"]
-    ss = params[f"{tensor}_stride_s"]
     if spec.seq_mode == "batched":
         s_len = b.maxu(seqlen, const_i32(b, 1), name="seqlen")
         s = b.remu(token, s_len, name="s")
         batch = b.divu(token, s_len, name="bat")
-        sb = params[f"{tensor}_stride_b"]
-        out = b.add(b.add(b.add(b.mul(batch, sb), b.mul(s, ss)), b.mul(h, sh)), first)
-        extent = b.add(b.mul(add_i32(b, params["batch"], -1), sb), b.mul(add_i32(b, seqlen, -1), ss))
+        coords, counts, dims = [batch, s, h], [params["batch"], seqlen, heads], ("b", "s", "h")
     else:
-        out = b.add(b.add(b.mul(token, ss), b.mul(h, sh)), first)
-        extent = b.mul(add_i32(b, seqlen, -1), ss)
-    extent = add_i32(b, b.add(extent, b.mul(add_i32(b, heads, -1), sh)), spec.head_dim)
-    out_elems = b.select(b.cmpi("sgt", tokens, const_i32(b, 0)), extent, const_i32(b, 0), name=f"{tensor}_elems")
+        coords, counts, dims = [token, h], [seqlen, heads], ("s", "h")
+    strides = [params[f"{tensor}_stride_{d}"] for d in dims]
+    out = strided_index(b, coords, strides, first)
+    out_elems = strided_extent(b, counts, strides, spec.head_dim, rows, name=f"{tensor}_elems")
     vtype = vector_type(f32, spec.vec)
     split = not is_q and spec.dkv_mode == "split"
     if split:

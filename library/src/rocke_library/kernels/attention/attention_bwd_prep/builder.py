@@ -19,7 +19,6 @@ from __future__ import annotations
 from rocke.arch import ArchTarget, get_arch
 from rocke.families.spec import check_wave_multiple
 from rocke.helpers import (
-    add_i32,
     buffer_rsrc,
     const_i32,
     divu_i32,
@@ -34,7 +33,7 @@ from rocke.helpers import (
 )
 from rocke.ir import Builder, KernelDef, Value, f32, i32, ptr, verify
 
-from ..common import LOG2E, group_reduce
+from ..common import LOG2E, group_reduce, strided_extent, strided_index
 from .spec import AttentionBwdPrepSpec
 
 # Test-only broken variants (negative controls): LSE2 left in natural-log units, D left 0 (as if
@@ -95,22 +94,11 @@ def _row_coords(b: Builder, spec: AttentionBwdPrepSpec, params: dict[str, Value]
     return [t, h]
 
 
-def _element_index(b: Builder, spec: AttentionBwdPrepSpec, params: dict[str, Value], tensor: str,
-                   coords: list[Value], first: Value) -> tuple[Value, Value]:
-    """(element index of the lane's first element of its row, elements of the tensor's buffer)."""
-    sh = params[f"{tensor}_stride_h"]
-    ss = params[f"{tensor}_stride_s"]
-    if spec.seq_mode == "batched":
-        batch, s, h = coords
-        sb = params[f"{tensor}_stride_b"]
-        index = b.add(b.add(b.add(b.mul(batch, sb), b.mul(s, ss)), b.mul(h, sh)), first)
-        extent = b.add(b.mul(add_i32(b, params["batch"], -1), sb), b.mul(add_i32(b, params["seqlen_q"], -1), ss))
-    else:
-        t, h = coords
-        index = b.add(b.add(b.mul(t, ss), b.mul(h, sh)), first)
-        extent = b.mul(add_i32(b, params["total_q"], -1), ss)
-    extent = add_i32(b, b.add(extent, b.mul(add_i32(b, params["heads_q"], -1), sh)), spec.head_dim)
-    return index, extent
+def _dims(spec: AttentionBwdPrepSpec, params: dict[str, Value], tensor: str) -> tuple[list[Value], list[Value]]:
+    """(counts, strides) of a tensor's dimensions, outermost first (batched: batch, s, h; varlen: t, h)."""
+    names = ("b", "s", "h") if spec.seq_mode == "batched" else ("s", "h")
+    sizes = ("batch", "seqlen_q", "heads_q") if spec.seq_mode == "batched" else ("total_q", "heads_q")
+    return [params[n] for n in sizes], [params[f"{tensor}_stride_{d}"] for d in names]
 
 
 def _zero_fill(b: Builder, spec: AttentionBwdPrepSpec, params: dict[str, Value], tid: Value) -> None:
@@ -150,8 +138,9 @@ def build(spec: AttentionBwdPrepSpec, arch: str, *, _fault: str = "") -> KernelD
     coords = _row_coords(b, spec, params, row)
     values = []
     for tensor in TENSORS:
-        index, extent = _element_index(b, spec, params, tensor, coords, first)
-        elems = b.select(b.cmpi("sgt", rows, const_i32(b, 0)), extent, const_i32(b, 0), name=f"{tensor}_elems")
+        counts, strides = _dims(spec, params, tensor)
+        index = strided_index(b, coords, strides, first)
+        elems = strided_extent(b, counts, strides, spec.head_dim, rows, name=f"{tensor}_elems")
         rsrc = buffer_rsrc(b, params[tensor], elems, esize, name=f"{tensor}_rsrc")
         raw = b.buffer_load(rsrc, masked_offset(b, ok, index, esize), vtype, name=f"{tensor}_vals")
         values.append(to_f32(b, raw, elem, spec.vec, name=f"{tensor}_f32"))
