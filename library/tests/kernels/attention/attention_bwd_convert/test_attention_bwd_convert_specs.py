@@ -13,7 +13,7 @@ from rocke.gates.conformance import with_changes
 from rocke_library.kernels.attention.attention_bwd_convert import AttentionBwdConvertSpec, launch
 from rocke_library.kernels.attention.attention_bwd_convert.family import FAMILY
 
-BASE = "block=256 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 seq_mode=batched vec=8"
+BASE = "block=256 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 seq_mode=batched vec=4"
 
 SPEC_REFUSALS = [
     ({"dtype": "f32"}, "attention_bwd_convert: dtype=f32: must be one of f16, bf16"),
@@ -24,6 +24,7 @@ SPEC_REFUSALS = [
     ({"dq_mode": "split", "dkv_mode": "direct"},
      "attention_bwd_convert: dkv_mode=direct: with dq_mode=split there is nothing to convert (use atomic or split)"),
     ({"vec": 16}, "attention_bwd_convert: vec=16: must be 1, 2, 4 or 8"),
+    ({"vec": 8}, "attention_bwd_convert: vec=8: one f32 workspace access holds at most 4 elements (16 bytes)"),
     ({"block": 40}, "attention_bwd_convert: block=40: must be a multiple of 32 in 32..1024"),
 ]
 
@@ -49,7 +50,7 @@ def test_launch_contract_modes_and_strides() -> None:
     spec = AttentionBwdConvertSpec.from_kv(BASE)
     c = launch(spec, {"batch": 2, "seqlen_q": 100, "seqlen_k": 300, "heads_q": 8, "heads_kv": 2})
     assert [a.name for a in c.args][:6] == ["dq_acc", "dk_acc", "dv_acc", "dq", "dk", "dv"]
-    assert c.grid == (2 * 100 * 8 * 8 // 256, 1, 1)  # dq: 1600 rows of 8 vectors (dk, dv: 1200)
+    assert c.grid == (2 * 100 * 8 * 16 // 256, 1, 1)  # dq: 1600 rows of 16 vectors (dk, dv: 1200)
     assert c.arg("dq_acc").bytes == 2 * 100 * 8 * 64 * 4 and c.arg("dk_acc").bytes == 2 * 300 * 2 * 64 * 4
     assert c.arg("dq").bytes == 2 * 100 * 8 * 64 * 2 and c.arg("group").value == 4
     split = AttentionBwdConvertSpec.from_kv(with_changes(BASE, dq_mode="split", dkv_mode="split", seq_mode="varlen"))

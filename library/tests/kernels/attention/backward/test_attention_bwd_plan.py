@@ -29,7 +29,7 @@ PROBLEM = {"arch": "gfx942", "batch": 2, "seqlen_q": 100, "seqlen_k": 70, "heads
 
 def _convert(dq_mode: str, dkv_mode: str) -> AttentionBwdConvertSpec:
     return AttentionBwdConvertSpec.from_kv(f"block=256 dkv_mode={dkv_mode} dq_mode={dq_mode} dtype=f16 head_dim=64 "
-                                           f"seq_mode=batched vec=8")
+                                           f"seq_mode=batched vec=4")
 
 
 def _specs(dq_mode: str = "atomic", dkv_mode: str = "atomic") -> dict[str, object]:

@@ -42,6 +42,11 @@ void S::check() const {
     fail("dkv_mode", "with dq_mode=split there is nothing to convert (use atomic or split)");
   }
   families::check_vec(*this);
+  std::int64_t most = families::MAX_ACCESS_BYTES / 4;
+  if (vec > most) {
+    fail("vec", cat("one f32 workspace access holds at most ", std::to_string(most), " elements (",
+                    std::to_string(families::MAX_ACCESS_BYTES), " bytes)"));
+  }
   families::check_threads(*this, "block", block);
 }
 

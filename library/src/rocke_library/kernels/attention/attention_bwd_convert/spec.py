@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.families.spec import Spec, check_threads, check_vec
+from rocke.families.spec import MAX_ACCESS_BYTES, Spec, check_threads, check_vec
 
 from ..backward_plan import DKV_MODES, DQ_MODES
 
@@ -18,7 +18,7 @@ SEQ_MODES = ("batched", "varlen")
 @dataclass(frozen=True)
 class AttentionBwdConvertSpec(Spec):
     """block: threads per workgroup; dtype: storage of dQ, dK, dV; head_dim: D; vec: elements per
-    access. dq_mode=atomic converts dq_acc to dq (split: the dq family wrote dq, nothing to do);
+    access (at most 4: one 16-byte f32 workspace load). dq_mode=atomic converts dq_acc to dq (split: the dq family wrote dq, nothing to do);
     dkv_mode=atomic converts dk_acc, dv_acc ([.., H_kv, D]) to dk, dv, dkv_mode=split sums the
     `group` query-head slices ([.., H_q, D]) of each kv head first, dkv_mode=direct leaves dk, dv
     (main wrote them). seq_mode: batched (strided [B, S, H, D] outputs) or varlen ([T, H, D])."""
@@ -47,6 +47,9 @@ class AttentionBwdConvertSpec(Spec):
         if self.dq_mode == "split" and self.dkv_mode == "direct":
             self.fail("dkv_mode", "with dq_mode=split there is nothing to convert (use atomic or split)")
         check_vec(self)
+        most = MAX_ACCESS_BYTES // 4
+        if self.vec > most:
+            self.fail("vec", f"one f32 workspace access holds at most {most} elements ({MAX_ACCESS_BYTES} bytes)")
         check_threads(self, "block", self.block)
 
     @property
