@@ -19,9 +19,10 @@ SEQ_MODES = ("batched", "varlen")
 class AttentionBwdConvertSpec(Spec):
     """block: threads per workgroup; dtype: storage of dQ, dK, dV; head_dim: D; vec: elements per
     access (at most 4: one 16-byte f32 workspace load). dq_mode=atomic converts dq_acc to dq
-    (split: the dq family wrote dq, nothing to do); dkv_mode=atomic converts dk_acc, dv_acc ([.., H_kv, D]) to dk, dv, dkv_mode=split sums the
-    `group` query-head slices ([.., H_q, D]) of each kv head first, dkv_mode=direct leaves dk, dv
-    (main wrote them). seq_mode: batched (strided [B, S, H, D] outputs) or varlen ([T, H, D])."""
+    (split: the dq family wrote dq, nothing to do); dkv_mode=atomic converts dk_acc, dv_acc
+    ([.., H_kv, D]) to dk, dv, dkv_mode=split sums the `group` query-head slices ([.., H_q, D])
+    of each kv head first, dkv_mode=direct leaves dk, dv (main wrote them). seq_mode: batched
+    (strided [B, S, H, D] outputs) or varlen ([T, H, D])."""
 
     FAMILY = "attention_bwd_convert"
 
