@@ -17,6 +17,7 @@ outputs start as SENTINEL with CANARY elements past their ends that must keep it
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -42,10 +43,11 @@ def _records(records: Mapping[str, object] | None) -> Mapping[str, object]:
 
 
 def run_plan(plan: BackwardPlan, tensors: Mapping[str, np.ndarray], *, faults: Mapping[str, str] | None = None,
-             hosts: Mapping[str, HostLaunch] | None = None, records: Mapping[str, object] | None = None
-             ) -> np.ndarray:
+             hosts: Mapping[str, HostLaunch] | None = None, records: Mapping[str, object] | None = None,
+             timings: dict[str, float] | None = None) -> np.ndarray:
     """Run every launch of the plan on the simulator; returns the workspace (f32, NaN where no
-    launch wrote). tensors holds the user buffers by name (flat numpy arrays, written in place)."""
+    launch wrote). tensors holds the user buffers by name (flat numpy arrays, written in place);
+    timings, when given, receives the seconds each launch took (build and simulation) by family."""
     faults = faults or {}
     hosts = hosts or {}
     found = _records(records)
@@ -64,14 +66,19 @@ def run_plan(plan: BackwardPlan, tensors: Mapping[str, np.ndarray], *, faults: M
                 value = arg["value"]
             args.append(value)
             named[str(arg["name"])] = value
+        start = time.perf_counter()
         if launch.family in hosts:
             hosts[launch.family](plan, named, tensors, ws)
+            if timings is not None:
+                timings[launch.family] = time.perf_counter() - start
             continue
         record = found[launch.family]
         spec = record.spec.from_kv(launch.spec)  # type: ignore[attr-defined]
         fault = faults.get(launch.family, "")
         kernel = record.build(spec, plan.arch, _fault=fault) if fault else record.build(spec, plan.arch)  # type: ignore[attr-defined]
         run(kernel, arch=plan.arch, grid=launch.grid, block=launch.block, args=args, check_races=True)
+        if timings is not None:
+            timings[launch.family] = time.perf_counter() - start
     return ws
 
 
@@ -123,7 +130,7 @@ def _views(flat: np.ndarray, plan_sizes: Mapping[str, int | float], seq_mode: st
 
 def run_case(specs: Mapping[str, object], arch: str, case: Case, *, mask: str, faults: Mapping[str, str] | None = None,
              hosts: Mapping[str, HostLaunch] | None = None, records: Mapping[str, object] | None = None,
-             seed: int | None = None) -> Comparison:
+             seed: int | None = None, timings: dict[str, float] | None = None) -> Comparison:
     """The whole backward of one case against the float64 reference (see the module docstring)."""
     prep = specs["attention_bwd_prep"]
     seq_mode, d, dtype_name = prep.seq_mode, prep.head_dim, prep.dtype  # type: ignore[attr-defined]
@@ -167,7 +174,7 @@ def run_case(specs: Mapping[str, object], arch: str, case: Case, *, mask: str, f
     if seq_mode == "varlen":
         tensors["cu_seqlens_q"] = np.concatenate([[0], np.cumsum(case.seqlens_q)]).astype(np.int32)
         tensors["cu_seqlens_k"] = np.concatenate([[0], np.cumsum(case.seqlens_k)]).astype(np.int32)
-    run_plan(plan, tensors, faults=faults, hosts=hosts, records=records)
+    run_plan(plan, tensors, faults=faults, hosts=hosts, records=records, timings=timings)
     name = f"attention_bwd {dtype_name} {mask} {seq_mode}"
     count = sum(int(info[t]["bytes"]) for t in ("dq", "dk", "dv"))  # type: ignore[call-overload]
     for t in ("dq", "dk", "dv"):
