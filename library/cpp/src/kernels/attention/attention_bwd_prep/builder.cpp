@@ -112,7 +112,7 @@ std::pair<Values, Values> dims_of(const AttentionBwdPrepSpec& spec, const Params
 
 // Workgroup x clears zero_iters * block * ZERO_VEC elements of zero_ws from its chunk start.
 void zero_fill(Builder& b, const AttentionBwdPrepSpec& spec, const Params& params, Value* tid) {
-  Value* rsrc = helpers::buffer_rsrc(b, params.at("zero_ws"), params.at("zero_count"), 4, "zero_rsrc");
+  Value* rsrc = helpers::buffer_rsrc(b, params.at("zero_ws"), params.at("zero_count"), F32_BYTES, "zero_rsrc");
   std::int64_t step = spec.block * ZERO_VEC;
   Value* block_x = b.block_id_x();
   Value* per_block = mul_i32(b, params.at("zero_iters"), step);
@@ -124,7 +124,7 @@ void zero_fill(Builder& b, const AttentionBwdPrepSpec& spec, const Params& param
     Value* offset = mul_i32(b, it, step);
     Value* index = b.add(first, offset, "zero_index");
     Value* ok = b.cmpi("slt", index, params.at("zero_count"));
-    b.buffer_store(rsrc, helpers::masked_offset(b, ok, index, 4), zeros);
+    b.buffer_store(rsrc, helpers::masked_offset(b, ok, index, F32_BYTES), zeros);
     return {};
   };
   Value* lb = const_i32(b, 0);
@@ -176,12 +176,12 @@ ir::KernelDef build(const AttentionBwdPrepSpec& spec, std::string_view arch) {
 
   Values stat_rsrc;
   for (const std::string name : {"lse", "lse2", "delta"}) {
-    stat_rsrc.push_back(helpers::buffer_rsrc(b, params.at(name), rows, 4, name + "_rsrc"));
+    stat_rsrc.push_back(helpers::buffer_rsrc(b, params.at(name), rows, F32_BYTES, name + "_rsrc"));
   }
   Value* zero = const_i32(b, 0);
   Value* is_first = b.cmpi("eq", part, zero);
   Value* lead = b.and_(ok, is_first, "lead");
-  Value* lse = b.buffer_load(stat_rsrc[0], helpers::masked_offset(b, ok, row, 4), ir::f32, "lse");
+  Value* lse = b.buffer_load(stat_rsrc[0], helpers::masked_offset(b, ok, row, F32_BYTES), ir::f32, "lse");
   Value* neg_inf = f32_const(b, -INF, 1);
   Value* live = b.cmpf("ogt", lse, neg_inf, "live");
   Value* log2e = f32_const(b, common::LOG2E, 1);
@@ -190,7 +190,7 @@ ir::KernelDef build(const AttentionBwdPrepSpec& spec, std::string_view arch) {
   lse2 = b.select(live, lse2, inf, "lse2");
   Value* none = f32_const(b, 0.0, 1);
   Value* delta = b.select(live, dot, none, "delta");
-  Value* out = helpers::masked_offset(b, lead, row, 4);
+  Value* out = helpers::masked_offset(b, lead, row, F32_BYTES);
   b.buffer_store(stat_rsrc[1], out, lse2);
   b.buffer_store(stat_rsrc[2], out, delta);
   zero_fill(b, spec, params, tid);

@@ -34,6 +34,7 @@ from .spec import AttentionBwdConvertSpec
 # Test-only broken variant (negative control): dkv_mode=split counts only the first query head of
 # each group (the GQA sum missing).
 FAULTS = ("", "gqa_first_head")
+F32_BYTES = elem_bytes("f32")
 
 
 def check_arch(spec: AttentionBwdConvertSpec, target: ArchTarget) -> None:
@@ -92,14 +93,15 @@ def _convert(b: Builder, spec: AttentionBwdConvertSpec, params: dict[str, Value]
     else:
         ws_rows = rows
         ws_row0 = row
-    ws = buffer_rsrc(b, params[f"{tensor}_acc"], mul_i32(b, ws_rows, spec.head_dim), 4, name=f"{tensor}_acc_rsrc")
+    ws = buffer_rsrc(b, params[f"{tensor}_acc"], mul_i32(b, ws_rows, spec.head_dim), F32_BYTES,
+                     name=f"{tensor}_acc_rsrc")
     index0 = b.add(mul_i32(b, ws_row0, spec.head_dim), first, name="ws_index")
-    value = b.buffer_load(ws, masked_offset(b, ok, index0, 4), vtype, name=f"{tensor}_f32")
+    value = b.buffer_load(ws, masked_offset(b, ok, index0, F32_BYTES), vtype, name=f"{tensor}_f32")
     if split and fault != "gqa_first_head":
 
         def body(g: Value, acc: Value) -> list[Value]:
             index = b.add(index0, mul_i32(b, g, spec.head_dim))
-            part = b.buffer_load(ws, masked_offset(b, ok, index, 4), vtype, name="part")
+            part = b.buffer_load(ws, masked_offset(b, ok, index, F32_BYTES), vtype, name="part")
             return [b.add(acc, part, name="sum")]
 
         value = b.for_(const_i32(b, 1), params["group"], const_i32(b, 1), [value], body, names=["sum"],

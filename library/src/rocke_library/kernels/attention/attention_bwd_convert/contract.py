@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer
 from rocke.helpers import ceil_div, elem_bytes
 
+from .builder import F32_BYTES
 from .spec import AttentionBwdConvertSpec
 
 BATCHED_KEYS = ("batch", "seqlen_q", "seqlen_k", "heads_q", "heads_kv")
@@ -104,7 +105,7 @@ def launch(spec: AttentionBwdConvertSpec, problem: Mapping[str, int]) -> LaunchC
     d = spec.head_dim
     args = []
     for tensor in spec.tensors:
-        ws = tokens(spec, sizes, tensor) * heads(spec, sizes, tensor, True) * d * 4
+        ws = tokens(spec, sizes, tensor) * heads(spec, sizes, tensor, True) * d * F32_BYTES
         args.append(KernelArg(f"{tensor}_acc", "ptr<f32, global>", "input", check_buffer(fam, f"{tensor}_acc", ws)))
     for tensor in spec.tensors:
         args.append(KernelArg(tensor, f"ptr<{spec.dtype}, global>", "output",

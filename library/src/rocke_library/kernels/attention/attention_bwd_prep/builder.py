@@ -17,7 +17,7 @@ and iteration (stores past zero_count drop), so no later launch depends on a hos
 from __future__ import annotations
 
 from rocke.arch import ArchTarget, get_arch
-from rocke.families.spec import check_wave_multiple
+from rocke.families.spec import MAX_ACCESS_BYTES, check_wave_multiple
 from rocke.helpers import (
     buffer_rsrc,
     const_i32,
@@ -40,7 +40,8 @@ from .spec import AttentionBwdPrepSpec
 # prep were skipped), the zero-fill skipped.
 FAULTS = ("", "lse_natural", "delta_zero", "no_zero_fill")
 TENSORS = ("o", "do")
-ZERO_VEC = 4  # f32 elements per zero-fill store (16 bytes)
+F32_BYTES = elem_bytes("f32")
+ZERO_VEC = MAX_ACCESS_BYTES // F32_BYTES  # f32 elements per zero-fill store (the widest access)
 
 
 def check_arch(spec: AttentionBwdPrepSpec, target: ArchTarget) -> None:
@@ -103,7 +104,7 @@ def _dims(spec: AttentionBwdPrepSpec, params: dict[str, Value], tensor: str) -> 
 
 def _zero_fill(b: Builder, spec: AttentionBwdPrepSpec, params: dict[str, Value], tid: Value) -> None:
     """Workgroup x clears zero_iters * block * ZERO_VEC elements of zero_ws from its chunk start."""
-    rsrc = buffer_rsrc(b, params["zero_ws"], params["zero_count"], 4, name="zero_rsrc")
+    rsrc = buffer_rsrc(b, params["zero_ws"], params["zero_count"], F32_BYTES, name="zero_rsrc")
     step = spec.block * ZERO_VEC
     chunk = b.mul(b.block_id_x(), mul_i32(b, params["zero_iters"], step), name="chunk0")
     first = b.add(chunk, mul_i32(b, tid, ZERO_VEC), name="zero0")
@@ -112,7 +113,7 @@ def _zero_fill(b: Builder, spec: AttentionBwdPrepSpec, params: dict[str, Value],
     def body(it: Value) -> list[Value]:
         index = b.add(first, mul_i32(b, it, step), name="zero_index")
         ok = b.cmpi("slt", index, params["zero_count"])
-        b.buffer_store(rsrc, masked_offset(b, ok, index, 4), zeros)
+        b.buffer_store(rsrc, masked_offset(b, ok, index, F32_BYTES), zeros)
         return []
 
     b.for_(const_i32(b, 0), params["zero_iters"], const_i32(b, 1), [], body, iv_name="it")
@@ -151,16 +152,17 @@ def build(spec: AttentionBwdPrepSpec, arch: str, *, _fault: str = "") -> KernelD
     masks = tuple(1 << k for k in range(spec.row_lanes.bit_length() - 1))
     dot = group_reduce(b, dot, "add", masks, name="delta_row")
 
-    stat_rsrc = [buffer_rsrc(b, params[name], rows, 4, name=f"{name}_rsrc") for name in ("lse", "lse2", "delta")]
+    stat_rsrc = [buffer_rsrc(b, params[name], rows, F32_BYTES, name=f"{name}_rsrc")
+                 for name in ("lse", "lse2", "delta")]
     lead = b.and_(ok, b.cmpi("eq", part, const_i32(b, 0)), name="lead")
-    lse = b.buffer_load(stat_rsrc[0], masked_offset(b, ok, row, 4), f32, name="lse")
+    lse = b.buffer_load(stat_rsrc[0], masked_offset(b, ok, row, F32_BYTES), f32, name="lse")
     live = b.cmpf("ogt", lse, f32_const(b, float("-inf"), 1), name="live")
     lse2 = lse if _fault == "lse_natural" else b.mul(lse, f32_const(b, LOG2E, 1))
     lse2 = b.select(live, lse2, f32_const(b, float("inf"), 1), name="lse2")
     delta = b.select(live, dot, f32_const(b, 0.0, 1), name="delta")
     if _fault == "delta_zero":
         delta = f32_const(b, 0.0, 1)
-    out = masked_offset(b, lead, row, 4)
+    out = masked_offset(b, lead, row, F32_BYTES)
     b.buffer_store(stat_rsrc[1], out, lse2)
     b.buffer_store(stat_rsrc[2], out, delta)
     if _fault != "no_zero_fill":

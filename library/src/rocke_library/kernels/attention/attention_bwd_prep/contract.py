@@ -9,7 +9,7 @@ accumulation region to clear, a multiple of 4; default 0). head_dim is the spec'
 Arguments, in order: o, do (inputs, the input dtype), lse (f32 input, [B, H_q, S_q] or
 [H_q, total_q]), lse2, delta (f32 outputs shaped like lse), zero_ws (f32 output, zero_count
 elements), then the i32 sizes batch, seqlen_q (varlen: total_q), heads_q, zero_count, zero_iters
-(zero-fill iterations per workgroup: ceil(zero_count / (grid_x * block * 4))), then the strides
+(zero-fill iterations per workgroup: ceil(zero_count / (grid_x * block * ZERO_VEC)), ZERO_VEC = 4), then the strides
 of o and do.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer
 from rocke.helpers import ceil_div, elem_bytes
 
-from .builder import TENSORS, ZERO_VEC
+from .builder import F32_BYTES, TENSORS, ZERO_VEC
 from .spec import AttentionBwdPrepSpec
 
 BATCHED_KEYS = ("batch", "seqlen_q", "heads_q")
@@ -94,11 +94,11 @@ def launch(spec: AttentionBwdPrepSpec, problem: Mapping[str, int]) -> LaunchCont
     rows = row_count(spec, sizes)
     args = [KernelArg(t, in_type, "input", check_buffer(fam, t, tensor_elems(spec, sizes, t) * esize))
             for t in TENSORS]
-    args.append(KernelArg("lse", "ptr<f32, global>", "input", check_buffer(fam, "lse", rows * 4)))
+    args.append(KernelArg("lse", "ptr<f32, global>", "input", check_buffer(fam, "lse", rows * F32_BYTES)))
     for name in ("lse2", "delta"):
-        args.append(KernelArg(name, "ptr<f32, global>", "output", check_buffer(fam, name, rows * 4)))
+        args.append(KernelArg(name, "ptr<f32, global>", "output", check_buffer(fam, name, rows * F32_BYTES)))
     args.append(KernelArg("zero_ws", "ptr<f32, global>", "output",
-                          check_buffer(fam, "zero_ws", sizes["zero_count"] * 4)))
+                          check_buffer(fam, "zero_ws", sizes["zero_count"] * F32_BYTES)))
     grid_x = max(1, ceil_div(rows, spec.rows_per_block))
     values = {name: sizes[name] for name in (("batch", "seqlen_q") if spec.seq_mode == "batched" else ("total_q",))}
     values["heads_q"] = sizes["heads_q"]

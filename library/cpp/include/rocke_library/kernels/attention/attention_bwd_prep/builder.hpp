@@ -7,17 +7,22 @@
 // -inf or NaN) gets LSE2 = +inf, D = 0. Then every thread zero-fills its share of zero_ws.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
 #include "rocke/arch/target.hpp"
+#include "rocke/families/spec.hpp"
+#include "rocke/helpers/dtypes.hpp"
 #include "rocke/ir/builder.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_prep/spec.hpp"
 
 namespace rocke::library::kernels::attention::attention_bwd_prep {
 
 inline constexpr std::array<std::string_view, 2> TENSORS = {"o", "do"};
-inline constexpr std::int64_t ZERO_VEC = 4;  // f32 elements per zero-fill store (16 bytes)
+inline const std::int64_t F32_BYTES = helpers::elem_bytes("f32");
+// f32 elements per zero-fill store (the widest access)
+inline const std::int64_t ZERO_VEC = families::MAX_ACCESS_BYTES / F32_BYTES;
 
 // The arch-dependent rules (SpecError).
 void check_arch(const AttentionBwdPrepSpec& spec, const arch::ArchTarget& target);
