@@ -32,6 +32,7 @@ Conventions every backward family follows (library/docs/attention.md, "## Backwa
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -235,25 +236,21 @@ def tensor_elems(seq_mode: str, sizes: Mapping[str, int], tensor: str, head_dim:
     return outer + (rows - 1) * sizes[f"{tensor}_stride_s"] + (heads - 1) * sizes[f"{tensor}_stride_h"] + head_dim
 
 
-def _strides(sizes: Mapping[str, int], tensors: tuple[str, ...]) -> dict[str, int]:
-    return {k: v for k, v in sizes.items() if "_stride_" in k and k.split("_stride_")[0] in tensors}
-
-
-def family_problem(family: str, spec: Any, seq_mode: str, sizes: Mapping[str, int], zero_count: int
-                   ) -> dict[str, int]:
-    """The problem one family's launch contract takes. prep and convert take their own keys (their
-    contracts); main and dq take the whole backward problem (sizes and every tensor's strides)."""
-    batched = seq_mode == "batched"
-    if family == "attention_bwd_prep":
-        out = {k: sizes[k] for k in (("batch", "seqlen_q") if batched else ("total_q",))}
-        out.update(heads_q=sizes["heads_q"], zero_count=zero_count, **_strides(sizes, ("o", "do")))
-        return out
-    if family == "attention_bwd_convert":
-        keys = ("batch", "seqlen_q", "seqlen_k") if batched else ("total_q", "total_k")
-        out = {k: sizes[k] for k in (*keys, "heads_q", "heads_kv")}
-        out.update(_strides(sizes, tuple(spec.tensors)))
-        return out
-    return dict(sizes)
+def family_problem(record: Any, spec: Any, sizes: Mapping[str, int], zero_count: int) -> dict[str, int]:
+    """The problem one family's launch contract takes: the backward problem's sizes and strides
+    restricted to the keys its contract module names (problem_keys(spec), stride_keys(spec)), plus
+    zero_count for prep. A record without a contract module (tests) gets the whole problem."""
+    try:
+        contract = importlib.import_module(f"{record.package}.contract") if record.package else None
+    except ImportError:
+        contract = None
+    if contract is None or not hasattr(contract, "problem_keys") or not hasattr(contract, "stride_keys"):
+        return dict(sizes)
+    keys = set(contract.problem_keys(spec)) | set(contract.stride_keys(spec))
+    out = {k: v for k, v in sizes.items() if k in keys}
+    if record.name == "attention_bwd_prep":
+        out["zero_count"] = zero_count
+    return out
 
 
 def _records(records: Mapping[str, object] | None) -> Mapping[str, object]:
@@ -331,7 +328,7 @@ def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], 
         record = found.get(name)
         if record is None or getattr(record, "launch", None) is None:
             raise PlanError(f"attention backward: family {name} is not available")
-        sub = family_problem(name, spec, seq_mode, sizes, 0 if zero is None else zero.bytes // 4)
+        sub = family_problem(record, spec, sizes, 0 if zero is None else zero.bytes // 4)
         contract = record.launch(spec, sub)  # type: ignore[attr-defined]
         args = []
         for arg in contract.args:

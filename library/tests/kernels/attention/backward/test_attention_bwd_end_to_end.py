@@ -35,7 +35,7 @@ FAULT_HOOKS = {
     "lse_natural_log": ("attention_bwd_prep", "lse_natural"),
     "prep_skipped": ("attention_bwd_prep", "delta_zero"),
     "gqa_sum_missing": ("attention_bwd_convert", "gqa_first_head"),
-    "scale_twice_in_dk": ("attention_bwd_main", "dk_scale_twice"),
+    "scale_twice_in_dk": ("attention_bwd_main", "scale_twice"),
     "causal_flipped": ("attention_bwd_main", "causal_flip"),
 }
 
