@@ -25,7 +25,7 @@ using ir::Values;
 
 namespace {
 
-const std::int64_t F32_BYTES = helpers::elem_bytes("f32");
+const std::int64_t kF32Bytes = helpers::elem_bytes("f32");
 
 }  // namespace
 
@@ -117,15 +117,15 @@ void convert(Builder& b, const AttentionBwdConvertSpec& spec, const Params& para
     ws_row0 = b.add(token_row, head_row, "ws_row0");
   }
   Value* ws_elems = mul_i32(b, ws_rows, spec.head_dim);
-  Value* ws = helpers::buffer_rsrc(b, params.at(tensor + "_acc"), ws_elems, F32_BYTES, tensor + "_acc_rsrc");
+  Value* ws = helpers::buffer_rsrc(b, params.at(tensor + "_acc"), ws_elems, kF32Bytes, tensor + "_acc_rsrc");
   Value* row_index = mul_i32(b, ws_row0, spec.head_dim);
   Value* index0 = b.add(row_index, first, "ws_index");
-  Value* value = b.buffer_load(ws, helpers::masked_offset(b, ok, index0, F32_BYTES), vtype, tensor + "_f32");
+  Value* value = b.buffer_load(ws, helpers::masked_offset(b, ok, index0, kF32Bytes), vtype, tensor + "_f32");
   if (split) {
     auto body = [&](Value* g, const Values& carried) -> Values {
       Value* step = mul_i32(b, g, spec.head_dim);
       Value* index = b.add(index0, step);
-      Value* part = b.buffer_load(ws, helpers::masked_offset(b, ok, index, F32_BYTES), vtype, "part");
+      Value* part = b.buffer_load(ws, helpers::masked_offset(b, ok, index, kF32Bytes), vtype, "part");
       return {b.add(carried[0], part, "sum")};
     };
     Value* lb = const_i32(b, 1);

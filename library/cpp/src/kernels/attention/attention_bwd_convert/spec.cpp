@@ -29,23 +29,23 @@ bool contains(const List& list, const T& value) {
 
 void S::check() const {
   using util::cat;
-  if (!contains(INPUT_DTYPES, dtype)) fail("dtype", cat("must be one of ", util::join(INPUT_DTYPES, ", ")));
-  if (!contains(HEAD_DIMS, head_dim)) {
+  if (!contains(kInputDtypes, dtype)) fail("dtype", cat("must be one of ", util::join(kInputDtypes, ", ")));
+  if (!contains(kHeadDims, head_dim)) {
     std::vector<std::string> dims;
-    for (std::int64_t d : HEAD_DIMS) dims.push_back(std::to_string(d));
+    for (std::int64_t d : kHeadDims) dims.push_back(std::to_string(d));
     fail("head_dim", cat("must be one of ", util::join(dims, ", ")));
   }
-  if (!contains(SEQ_MODES, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(SEQ_MODES, ", ")));
-  if (!contains(DQ_MODES, dq_mode)) fail("dq_mode", cat("must be one of ", util::join(DQ_MODES, ", ")));
-  if (!contains(DKV_MODES, dkv_mode)) fail("dkv_mode", cat("must be one of ", util::join(DKV_MODES, ", ")));
+  if (!contains(kSeqModes, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(kSeqModes, ", ")));
+  if (!contains(kDqModes, dq_mode)) fail("dq_mode", cat("must be one of ", util::join(kDqModes, ", ")));
+  if (!contains(kDkvModes, dkv_mode)) fail("dkv_mode", cat("must be one of ", util::join(kDkvModes, ", ")));
   if (dq_mode == "split" && dkv_mode == "direct") {
     fail("dkv_mode", "with dq_mode=split there is nothing to convert (use atomic or split)");
   }
   families::check_vec(*this);
-  std::int64_t most = families::MAX_ACCESS_BYTES / 4;
+  std::int64_t most = families::kMaxAccessBytes / 4;
   if (vec > most) {
     fail("vec", cat("one f32 workspace access holds at most ", std::to_string(most), " elements (",
-                    std::to_string(families::MAX_ACCESS_BYTES), " bytes)"));
+                    std::to_string(families::kMaxAccessBytes), " bytes)"));
   }
   families::check_threads(*this, "block", block);
 }

@@ -39,7 +39,7 @@ void check_arch(const AttentionBwdPrepSpec& spec, const arch::ArchTarget& target
 
 namespace {
 
-constexpr double INF = std::numeric_limits<double>::infinity();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Declare the kernel arguments in launch-contract order; returns them by name.
 Params kernel_params(Builder& b, const AttentionBwdPrepSpec& spec) {
@@ -65,7 +65,7 @@ Params kernel_params(Builder& b, const AttentionBwdPrepSpec& spec) {
   } else {
     dims = {"s", "h"};
   }
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     for (const std::string& dim : dims) {
       std::string name = std::string(tensor) + "_stride_" + dim;
       params[name] = b.param(name, ir::i32);
@@ -110,21 +110,21 @@ std::pair<Values, Values> dims_of(const AttentionBwdPrepSpec& spec, const Params
   return {{params.at("total_q"), params.at("heads_q")}, {params.at(tensor + "_stride_s"), params.at(tensor + "_stride_h")}};
 }
 
-// Workgroup x clears zero_iters * block * ZERO_VEC elements of zero_ws from its chunk start.
+// Workgroup x clears zero_iters * block * kZeroVec elements of zero_ws from its chunk start.
 void zero_fill(Builder& b, const AttentionBwdPrepSpec& spec, const Params& params, Value* tid) {
-  Value* rsrc = helpers::buffer_rsrc(b, params.at("zero_ws"), params.at("zero_count"), F32_BYTES, "zero_rsrc");
-  std::int64_t step = spec.block * ZERO_VEC;
+  Value* rsrc = helpers::buffer_rsrc(b, params.at("zero_ws"), params.at("zero_count"), kF32Bytes, "zero_rsrc");
+  std::int64_t step = spec.block * kZeroVec;
   Value* block_x = b.block_id_x();
   Value* per_block = mul_i32(b, params.at("zero_iters"), step);
   Value* chunk = b.mul(block_x, per_block, "chunk0");
-  Value* lane_first = mul_i32(b, tid, ZERO_VEC);
+  Value* lane_first = mul_i32(b, tid, kZeroVec);
   Value* first = b.add(chunk, lane_first, "zero0");
-  Value* zeros = f32_const(b, 0.0, ZERO_VEC, "zeros");
+  Value* zeros = f32_const(b, 0.0, kZeroVec, "zeros");
   auto body = [&](Value* it, const Values&) -> Values {
     Value* offset = mul_i32(b, it, step);
     Value* index = b.add(first, offset, "zero_index");
     Value* ok = b.cmpi("slt", index, params.at("zero_count"));
-    b.buffer_store(rsrc, helpers::masked_offset(b, ok, index, F32_BYTES), zeros);
+    b.buffer_store(rsrc, helpers::masked_offset(b, ok, index, kF32Bytes), zeros);
     return {};
   };
   Value* lb = const_i32(b, 0);
@@ -154,7 +154,7 @@ ir::KernelDef build(const AttentionBwdPrepSpec& spec, std::string_view arch) {
   Type vtype = helpers::vector_type(elem, spec.vec);
   Values coords = row_coords(b, spec, params, row);
   Values values;
-  for (std::string_view tensor_view : TENSORS) {
+  for (std::string_view tensor_view : kTensors) {
     std::string tensor(tensor_view);
     auto [counts, strides] = dims_of(spec, params, tensor);
     Value* index = common::strided_index(b, coords, strides, first);
@@ -176,21 +176,21 @@ ir::KernelDef build(const AttentionBwdPrepSpec& spec, std::string_view arch) {
 
   Values stat_rsrc;
   for (const std::string name : {"lse", "lse2", "delta"}) {
-    stat_rsrc.push_back(helpers::buffer_rsrc(b, params.at(name), rows, F32_BYTES, name + "_rsrc"));
+    stat_rsrc.push_back(helpers::buffer_rsrc(b, params.at(name), rows, kF32Bytes, name + "_rsrc"));
   }
   Value* zero = const_i32(b, 0);
   Value* is_first = b.cmpi("eq", part, zero);
   Value* lead = b.and_(ok, is_first, "lead");
-  Value* lse = b.buffer_load(stat_rsrc[0], helpers::masked_offset(b, ok, row, F32_BYTES), ir::f32, "lse");
-  Value* neg_inf = f32_const(b, -INF, 1);
+  Value* lse = b.buffer_load(stat_rsrc[0], helpers::masked_offset(b, ok, row, kF32Bytes), ir::f32, "lse");
+  Value* neg_inf = f32_const(b, -kInf, 1);
   Value* live = b.cmpf("ogt", lse, neg_inf, "live");
-  Value* log2e = f32_const(b, common::LOG2E, 1);
+  Value* log2e = f32_const(b, common::kLog2e, 1);
   Value* lse2 = b.mul(lse, log2e);
-  Value* inf = f32_const(b, INF, 1);
+  Value* inf = f32_const(b, kInf, 1);
   lse2 = b.select(live, lse2, inf, "lse2");
   Value* none = f32_const(b, 0.0, 1);
   Value* delta = b.select(live, dot, none, "delta");
-  Value* out = helpers::masked_offset(b, lead, row, F32_BYTES);
+  Value* out = helpers::masked_offset(b, lead, row, kF32Bytes);
   b.buffer_store(stat_rsrc[1], out, lse2);
   b.buffer_store(stat_rsrc[2], out, delta);
   zero_fill(b, spec, params, tid);

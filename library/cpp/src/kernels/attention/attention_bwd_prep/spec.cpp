@@ -29,13 +29,13 @@ bool contains(const List& list, const T& value) {
 
 void S::check() const {
   using util::cat;
-  if (!contains(INPUT_DTYPES, dtype)) fail("dtype", cat("must be one of ", util::join(INPUT_DTYPES, ", ")));
-  if (!contains(HEAD_DIMS, head_dim)) {
+  if (!contains(kInputDtypes, dtype)) fail("dtype", cat("must be one of ", util::join(kInputDtypes, ", ")));
+  if (!contains(kHeadDims, head_dim)) {
     std::vector<std::string> dims;
-    for (std::int64_t d : HEAD_DIMS) dims.push_back(std::to_string(d));
+    for (std::int64_t d : kHeadDims) dims.push_back(std::to_string(d));
     fail("head_dim", cat("must be one of ", util::join(dims, ", ")));
   }
-  if (!contains(SEQ_MODES, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(SEQ_MODES, ", ")));
+  if (!contains(kSeqModes, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(kSeqModes, ", ")));
   families::check_vec(*this);
   families::check_threads(*this, "block", block);
 }

@@ -14,19 +14,19 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_convert {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
 // Python: rocke_library/kernels/attention/backward_plan.py (DQ_MODES, DKV_MODES)
-inline constexpr std::array<std::string_view, 2> DQ_MODES = {"atomic", "split"};
-inline constexpr std::array<std::string_view, 3> DKV_MODES = {"direct", "atomic", "split"};
+inline constexpr std::array<std::string_view, 2> kDqModes = {"atomic", "split"};
+inline constexpr std::array<std::string_view, 3> kDkvModes = {"direct", "atomic", "split"};
 
 // block: threads per workgroup; dtype: storage of dQ, dK, dV; head_dim: D; vec: elements per
 // access. dq_mode=atomic converts dq_acc to dq; dkv_mode=atomic converts dk_acc, dv_acc
 // ([.., H_kv, D]), dkv_mode=split sums the group's query-head slices ([.., H_q, D]) first,
 // dkv_mode=direct leaves dk, dv. seq_mode: batched or varlen.
 struct AttentionBwdConvertSpec : families::Spec<AttentionBwdConvertSpec> {
-  static constexpr std::string_view FAMILY = "attention_bwd_convert";
+  static constexpr std::string_view kFamily = "attention_bwd_convert";
 
   std::int64_t block = 0;
   std::string dkv_mode;

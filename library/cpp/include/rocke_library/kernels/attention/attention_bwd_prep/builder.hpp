@@ -19,10 +19,10 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_prep {
 
-inline constexpr std::array<std::string_view, 2> TENSORS = {"o", "do"};
-inline const std::int64_t F32_BYTES = helpers::elem_bytes("f32");
+inline constexpr std::array<std::string_view, 2> kTensors = {"o", "do"};
+inline const std::int64_t kF32Bytes = helpers::elem_bytes("f32");
 // f32 elements per zero-fill store (the widest access)
-inline const std::int64_t ZERO_VEC = families::MAX_ACCESS_BYTES / F32_BYTES;
+inline const std::int64_t kZeroVec = families::kMaxAccessBytes / kF32Bytes;
 
 // The arch-dependent rules (SpecError).
 void check_arch(const AttentionBwdPrepSpec& spec, const arch::ArchTarget& target);

@@ -14,16 +14,16 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_prep {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
 
 // block: threads per workgroup; dtype: storage of O and dO; head_dim: D (specialised); vec:
 // elements of O and dO per access. head_dim / vec lanes share one query row (a power of two, at
 // most one wave: joined by shuffle-xor), so a workgroup covers block * vec / head_dim rows.
 // seq_mode: batched (strided [B, S, H, D]) or varlen (packed [T, H, D]).
 struct AttentionBwdPrepSpec : families::Spec<AttentionBwdPrepSpec> {
-  static constexpr std::string_view FAMILY = "attention_bwd_prep";
+  static constexpr std::string_view kFamily = "attention_bwd_prep";
 
   std::int64_t block = 0;
   std::string dtype;
