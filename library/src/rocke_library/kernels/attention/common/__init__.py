@@ -3,10 +3,12 @@
     work     which (query block, head, batch) a workgroup owns; sequence views in memory
     mask     visible keys per query row and the key-block loop bound (none, causal_tl, causal_br)
     softmax  online softmax over MMA C fragments in the exp2 domain, f32 statistics
+    strided  element index and extent of strided (token, head) rows (the backward's elementwise kernels)
 """
 
 from .mask import MASK_KINDS, key_blocks, visible_limit
 from .softmax import LN2, LOG2E, column_group, finalize, group_reduce, online_update
+from .strided import strided_extent, strided_index
 from .work import SEQ_MODES, Work, decode_work, seq_view
 
 __all__ = [
@@ -22,5 +24,7 @@ __all__ = [
     "key_blocks",
     "online_update",
     "seq_view",
+    "strided_extent",
+    "strided_index",
     "visible_limit",
 ]
