@@ -3,6 +3,7 @@
 // reader) and its normalizer (Spec.from_kv(kv).to_kv()), in name order like defined().
 #include "rocke_library/families.hpp"
 
+#include "rocke_library/kernels/attention/attention_bwd_dq/register.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
@@ -11,6 +12,7 @@
 namespace rocke::library {
 
 void register_library_families(families::FamilyRegistry& registry) {
+  kernels::attention::attention_bwd_dq::register_family(registry);
   kernels::attention::attention_bwd_main::register_family(registry);
   kernels::attention::attention_fwd::register_family(registry);
   kernels::conv::conv_direct_fwd::register_family(registry);

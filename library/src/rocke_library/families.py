@@ -11,18 +11,19 @@ config of its config file; the others are defined here but not registered yet.
 from __future__ import annotations
 
 from rocke.families import Family
+from rocke_library.kernels.attention.attention_bwd_dq.family import FAMILY as ATTENTION_BWD_DQ
 from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY as ATTENTION_BWD_MAIN
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
 from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
 # Their C++ twins pass parity on every config.
-SHIPPED: tuple[str, ...] = ("attention_bwd_main", "attention_fwd", "conv_direct_fwd", "img2col")
+SHIPPED: tuple[str, ...] = ("attention_bwd_dq", "attention_bwd_main", "attention_fwd", "conv_direct_fwd", "img2col")
 
 
 def defined() -> list[Family]:
     """Every family library defines, shipped or not, sorted by name."""
-    return [ATTENTION_BWD_MAIN, ATTENTION_FWD, CONV_DIRECT_FWD, IMG2COL]
+    return [ATTENTION_BWD_DQ, ATTENTION_BWD_MAIN, ATTENTION_FWD, CONV_DIRECT_FWD, IMG2COL]
 
 
 def provide() -> list[Family]:
