@@ -49,7 +49,7 @@ Params kernel_params(Builder& b, const AttentionBwdDqSpec& spec) {
   Type elem = helpers::ir_type(spec.dtype);
   Params params;
   for (std::size_t t = 0; t < 4; ++t) {
-    std::string name(TENSORS[t]);
+    std::string name(kTensors[t]);
     params[name] = b.param(name, ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
   }
   for (const std::string name : {"lse2", "delta"}) {
@@ -77,7 +77,7 @@ Params kernel_params(Builder& b, const AttentionBwdDqSpec& spec) {
   } else {
     dims = {"s", "h"};
   }
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     for (const std::string& dim : dims) {
       std::string name = std::string(tensor) + "_stride_" + dim;
       params[name] = b.param(name, ir::i32);
@@ -90,7 +90,7 @@ Params kernel_params(Builder& b, const AttentionBwdDqSpec& spec) {
 Views views_of(Builder& b, const AttentionBwdDqSpec& spec, const Params& params, const Work& work) {
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Views views;
-  for (std::string_view tensor_view : TENSORS) {
+  for (std::string_view tensor_view : kTensors) {
     std::string tensor(tensor_view);
     bool is_q = tensor == "q" || tensor == "do" || tensor == "dq";
     Value* head = is_q ? work.head : work.kv_head;
@@ -177,7 +177,7 @@ void epilogue(Builder& b, const AttentionBwdDqSpec& spec, const DqPlan& plan, co
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* rsrc = views.at("dq").second;
-  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::MAX_ACCESS_ELEMS);
+  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::kMaxAccessElems);
   Value* scale_v = b.splat(dq_scale, op.c.length, "dq_scale_v");
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
     Value* ok = b.cmpi("slt", rows[at(rq)], work.seqlen_q, "row_ok");
@@ -226,7 +226,7 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
   Work work = common::decode_work(b, spec.seq_mode, spec.block_m, params);
   Views views = views_of(b, spec, params, work);
   Value* scale = params.at("scale");
-  Value* scale2 = b.mul(scale, f32_const(b, common::LOG2E, 1), "scale_log2");
+  Value* scale2 = b.mul(scale, f32_const(b, common::kLog2e, 1), "scale_log2");
   Value* dq_scale = scale;
   Value* stat_row0 = nullptr;
   Value* lse2_rsrc = nullptr;
@@ -236,10 +236,10 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
   Grid qfrags = common::load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps, views.at("q").second,
                                     params.at("q_stride_s"), lane, block_row0, work.seqlen_q, elem,
-                                    common::MAX_ACCESS_ELEMS);
+                                    common::kMaxAccessElems);
   Grid dofrags = common::load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps,
                                      views.at("do").second, params.at("do_stride_s"), lane, block_row0,
-                                     work.seqlen_q, elem, common::MAX_ACCESS_ELEMS);
+                                     work.seqlen_q, elem, common::kMaxAccessElems);
 
   Value* row_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
   Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);

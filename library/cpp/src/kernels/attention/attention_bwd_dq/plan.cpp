@@ -48,9 +48,9 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
   std::vector<std::pair<std::string, helpers::PaddedTile>> used{{"K", k_tile}, {"V", k_tile}};
   if (ds_tile) used.emplace_back("dS", *ds_tile);
   for (const auto& [label, tile] : used) {
-    if (tile.count() > MAX_LDS_ALLOC_ELEMS) {
+    if (tile.count() > kMaxLdsAllocElems) {
       spec.fail("block_n", cat("an LDS tile holds ", str(tile.count()), " elements, over the allocation limit of ",
-                               str(MAX_LDS_ALLOC_ELEMS)));
+                               str(kMaxLdsAllocElems)));
     }
   }
   std::int64_t lds_bytes = 0;

@@ -31,18 +31,18 @@ bool contains(const List& list, const T& value) {
 void S::check() const {
   using std::to_string;
   using util::cat;
-  if (!contains(INPUT_DTYPES, dtype)) fail("dtype", cat("must be one of ", util::join(INPUT_DTYPES, ", ")));
-  if (!contains(HEAD_DIMS, head_dim)) {
+  if (!contains(kInputDtypes, dtype)) fail("dtype", cat("must be one of ", util::join(kInputDtypes, ", ")));
+  if (!contains(kHeadDims, head_dim)) {
     std::vector<std::string> dims;
-    for (std::int64_t d : HEAD_DIMS) dims.push_back(to_string(d));
+    for (std::int64_t d : kHeadDims) dims.push_back(to_string(d));
     fail("head_dim", cat("must be one of ", util::join(dims, ", ")));
   }
-  if (!contains(MASKS, mask)) fail("mask", cat("must be one of ", util::join(MASKS, ", ")));
-  if (!contains(SEQ_MODES, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(SEQ_MODES, ", ")));
+  if (!contains(kMasks, mask)) fail("mask", cat("must be one of ", util::join(kMasks, ", ")));
+  if (!contains(kSeqModes, seq_mode)) fail("seq_mode", cat("must be one of ", util::join(kSeqModes, ", ")));
   const arch::MmaOp& op = families::check_mma_atom(*this, "dtype", dtype);
-  if (waves < 1 || waves > MAX_WAVES) fail("waves", cat("must be in 1..", to_string(MAX_WAVES)));
-  if (block_m < 1 || block_m > MAX_BLOCK_M) fail("block_m", cat("must be in 1..", to_string(MAX_BLOCK_M)));
-  if (block_n < 1 || block_n > MAX_BLOCK_N) fail("block_n", cat("must be in 1..", to_string(MAX_BLOCK_N)));
+  if (waves < 1 || waves > kMaxWaves) fail("waves", cat("must be in 1..", to_string(kMaxWaves)));
+  if (block_m < 1 || block_m > kMaxBlockM) fail("block_m", cat("must be in 1..", to_string(kMaxBlockM)));
+  if (block_n < 1 || block_n > kMaxBlockN) fail("block_n", cat("must be in 1..", to_string(kMaxBlockN)));
   if (block_m % (waves * op.n) != 0) {
     fail("block_m", cat("must be a multiple of waves * atom n = ", to_string(waves), " * ", to_string(op.n), " (",
                         op.id, ")"));
@@ -55,7 +55,7 @@ void S::check() const {
     fail("head_dim", cat("must be a multiple of atom m = ", to_string(op.m), " and atom k = ", to_string(op.k), " (",
                          op.id, ")"));
   }
-  if (lds_pad < 0 || lds_pad > MAX_LDS_PAD) fail("lds_pad", cat("must be in 0..", to_string(MAX_LDS_PAD)));
+  if (lds_pad < 0 || lds_pad > kMaxLdsPad) fail("lds_pad", cat("must be in 0..", to_string(kMaxLdsPad)));
 }
 
 }  // namespace rocke::library::kernels::attention::attention_bwd_dq

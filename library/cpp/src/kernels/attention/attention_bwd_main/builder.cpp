@@ -56,7 +56,7 @@ std::array<std::string, 2> dkv_names(const AttentionBwdMainSpec& spec) {
 
 // The tensors with stride arguments, in argument order.
 std::vector<std::string> tensors(const AttentionBwdMainSpec& spec) {
-  std::vector<std::string> out(INPUTS.begin(), INPUTS.end());
+  std::vector<std::string> out(kInputs.begin(), kInputs.end());
   for (const std::string& name : dkv_names(spec)) out.push_back(name);
   if (spec.dq_mode == "atomic") out.emplace_back("dq_acc");
   return out;
@@ -66,7 +66,7 @@ std::vector<std::string> tensors(const AttentionBwdMainSpec& spec) {
 Params kernel_params(Builder& b, const AttentionBwdMainSpec& spec) {
   Type elem = helpers::ir_type(spec.dtype);
   Params params;
-  for (std::string_view input : INPUTS) {
+  for (std::string_view input : kInputs) {
     std::string name(input);
     params[name] = b.param(name, ir::ptr(elem, "global"), {.noalias = true, .readonly = true});
   }
@@ -266,7 +266,7 @@ void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan
   const arch::MmaOp& op = *plan.op;
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
-  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::MAX_ACCESS_ELEMS);
+  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::kMaxAccessElems);
   Value* factor = b.splat(dk_scale, op.c.length, "dk_scale_v");
   const std::array<std::string, 2> args = dkv_names(spec);
   const std::array<std::pair<std::string, std::string>, 2> outputs{{{"dv", args[1]}, {"dk", args[0]}}};
@@ -350,7 +350,7 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   Value* k0 = work.q0;  // the decode's block origin: the first key of the workgroup's block
   Views views = views_of(b, spec, params, work);
   Value* scale = params.at("scale");
-  Value* scale2 = b.mul(scale, f32_const(b, common::LOG2E, 1), "scale_log2");
+  Value* scale2 = b.mul(scale, f32_const(b, common::kLog2e, 1), "scale_log2");
   Value* dk_scale = scale;
   Value* stat_row0 = nullptr;
   Value* lse2_rsrc = nullptr;

@@ -37,8 +37,8 @@ MainPlan plan_main(const AttentionBwdMainSpec& spec, const arch::ArchTarget& tar
   const std::vector<std::pair<std::string, std::string>> modes{{"dq_mode", spec.dq_mode},
                                                                {"dkv_mode", spec.dkv_mode}};
   for (const auto& [field, mode] : modes) {
-    if (mode == "atomic" && !target.has_feature(ATOMIC_FEATURE)) {
-      spec.fail(field, cat("needs ", std::string(ATOMIC_FEATURE), ", which ", target.name, " does not have"));
+    if (mode == "atomic" && !target.has_feature(kAtomicFeature)) {
+      spec.fail(field, cat("needs ", std::string(kAtomicFeature), ", which ", target.name, " does not have"));
     }
   }
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
@@ -67,9 +67,9 @@ MainPlan plan_main(const AttentionBwdMainSpec& spec, const arch::ArchTarget& tar
   if (p_tile) used.emplace_back("P", *p_tile);
   if (ds_tile) used.emplace_back("dS", *ds_tile);
   for (const auto& [label, tile] : used) {
-    if (tile.count() > MAX_LDS_ALLOC_ELEMS) {
+    if (tile.count() > kMaxLdsAllocElems) {
       spec.fail("block_n", cat("an LDS tile holds ", str(tile.count()), " elements, over the allocation limit of ",
-                               str(MAX_LDS_ALLOC_ELEMS)));
+                               str(kMaxLdsAllocElems)));
     }
   }
   std::int64_t lds_bytes = 0;

@@ -17,7 +17,7 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_dq {
 
-inline constexpr std::array<std::string_view, 5> TENSORS = {"q", "k", "v", "do", "dq"};
+inline constexpr std::array<std::string_view, 5> kTensors = {"q", "k", "v", "do", "dq"};
 
 // The verified kernel for spec on arch; SpecError when the arch refuses the spec.
 ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch);

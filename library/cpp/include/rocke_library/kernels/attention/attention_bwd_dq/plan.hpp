@@ -21,7 +21,7 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_dq {
 
-inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
+inline constexpr std::int64_t kMaxLdsAllocElems = 65536;  // mem.lds_alloc count limit
 
 struct DqPlan {
   const arch::MmaOp* op = nullptr;

@@ -14,20 +14,20 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_dq {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
-inline constexpr std::array<std::string_view, 3> MASKS = {"none", "causal_tl", "causal_br"};
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
-inline constexpr std::int64_t MAX_WAVES = 32;
-inline constexpr std::int64_t MAX_BLOCK_M = 512;
-inline constexpr std::int64_t MAX_BLOCK_N = 256;
-inline constexpr std::int64_t MAX_LDS_PAD = 64;
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::string_view, 3> kMasks = {"none", "causal_tl", "causal_br"};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
+inline constexpr std::int64_t kMaxWaves = 32;
+inline constexpr std::int64_t kMaxBlockM = 512;
+inline constexpr std::int64_t kMaxBlockN = 256;
+inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // One workgroup owns block_m query rows of one (batch, query head) and loops over the key blocks
 // of block_n they can see; waves split the rows; op_id is the MMA atom of every product (S^T =
 // K Q^T, dP^T = V dO^T, dQ^T = K^T dS^T); lds_pad pads every LDS line.
 struct AttentionBwdDqSpec : families::Spec<AttentionBwdDqSpec> {
-  static constexpr std::string_view FAMILY = "attention_bwd_dq";
+  static constexpr std::string_view kFamily = "attention_bwd_dq";
 
   std::int64_t block_m = 0;
   std::int64_t block_n = 0;

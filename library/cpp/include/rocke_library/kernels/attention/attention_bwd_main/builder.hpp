@@ -18,7 +18,7 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_main {
 
-inline constexpr std::array<std::string_view, 4> INPUTS = {"q", "k", "v", "do"};
+inline constexpr std::array<std::string_view, 4> kInputs = {"q", "k", "v", "do"};
 
 // The verified kernel for spec on arch; SpecError when the arch refuses the spec.
 ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch);

@@ -23,8 +23,8 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_main {
 
-inline constexpr std::int64_t MAX_LDS_ALLOC_ELEMS = 65536;  // mem.lds_alloc count limit
-inline constexpr std::string_view ATOMIC_FEATURE = "global_atomic_fadd_f32";
+inline constexpr std::int64_t kMaxLdsAllocElems = 65536;  // mem.lds_alloc count limit
+inline constexpr std::string_view kAtomicFeature = "global_atomic_fadd_f32";
 
 struct MainPlan {
   const arch::MmaOp* op = nullptr;

@@ -14,23 +14,23 @@
 
 namespace rocke::library::kernels::attention::attention_bwd_main {
 
-inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
-inline constexpr std::array<std::int64_t, 3> HEAD_DIMS = {32, 64, 128};
-inline constexpr std::array<std::string_view, 3> MASKS = {"none", "causal_tl", "causal_br"};
-inline constexpr std::array<std::string_view, 2> SEQ_MODES = {"batched", "varlen"};
-inline constexpr std::array<std::string_view, 2> DQ_MODES = {"atomic", "split"};
-inline constexpr std::array<std::string_view, 2> DKV_MODES = {"direct", "atomic"};
-inline constexpr std::int64_t MAX_WAVES = 32;
-inline constexpr std::int64_t MAX_BLOCK_M = 256;
-inline constexpr std::int64_t MAX_BLOCK_N = 256;
-inline constexpr std::int64_t MAX_LDS_PAD = 64;
+inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
+inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::string_view, 3> kMasks = {"none", "causal_tl", "causal_br"};
+inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
+inline constexpr std::array<std::string_view, 2> kDqModes = {"atomic", "split"};
+inline constexpr std::array<std::string_view, 2> kDkvModes = {"direct", "atomic"};
+inline constexpr std::int64_t kMaxWaves = 32;
+inline constexpr std::int64_t kMaxBlockM = 256;
+inline constexpr std::int64_t kMaxBlockN = 256;
+inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // One workgroup owns block_n keys of one (batch, query head) and loops over the query blocks of
 // block_m rows that can see them; waves split the keys; op_id is the MMA atom of every product;
 // lds_pad pads every LDS line. dq_mode: atomic (f32 atomics into the dQ workspace) or split
 // (attention_bwd_dq). dkv_mode: direct (input dtype, h_q == h_kv) or atomic (f32 workspaces).
 struct AttentionBwdMainSpec : families::Spec<AttentionBwdMainSpec> {
-  static constexpr std::string_view FAMILY = "attention_bwd_main";
+  static constexpr std::string_view kFamily = "attention_bwd_main";
 
   std::int64_t block_m = 0;
   std::int64_t block_n = 0;

@@ -23,7 +23,7 @@
 
 namespace rocke::library::kernels::attention::common {
 
-inline constexpr std::int64_t MAX_ACCESS_ELEMS = 8;  // 16 bytes of f16 / bf16: the widest buffer access
+inline constexpr std::int64_t kMaxAccessElems = 8;  // 16 bytes of f16 / bf16: the widest buffer access
 
 // The first query row that sees key `key` (0 without a mask), clamped at 0.
 ir::Value* first_visible_row(ir::Builder& b, std::string_view mask, ir::Value* key, ir::Value* seqlen_q,
