@@ -4,6 +4,8 @@
 #include "rocke_library/families.hpp"
 
 #include "rocke_library/kernels/attention/attention_bwd_convert/register.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_dq/register.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_prep/register.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
@@ -13,6 +15,8 @@ namespace rocke::library {
 
 void register_library_families(families::FamilyRegistry& registry) {
   kernels::attention::attention_bwd_convert::register_family(registry);
+  kernels::attention::attention_bwd_dq::register_family(registry);
+  kernels::attention::attention_bwd_main::register_family(registry);
   kernels::attention::attention_bwd_prep::register_family(registry);
   kernels::attention::attention_fwd::register_family(registry);
   kernels::conv::conv_direct_fwd::register_family(registry);

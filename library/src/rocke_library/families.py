@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from rocke.families import Family
 from rocke_library.kernels.attention.attention_bwd_convert.family import FAMILY as ATTENTION_BWD_CONVERT
+from rocke_library.kernels.attention.attention_bwd_dq.family import FAMILY as ATTENTION_BWD_DQ
+from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY as ATTENTION_BWD_MAIN
 from rocke_library.kernels.attention.attention_bwd_prep.family import FAMILY as ATTENTION_BWD_PREP
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
@@ -19,13 +21,17 @@ from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
 # Their C++ twins pass parity on every config.
 SHIPPED: tuple[str, ...] = (
-    "attention_bwd_convert", "attention_bwd_prep", "attention_fwd", "conv_direct_fwd", "img2col",
+    "attention_bwd_convert", "attention_bwd_dq", "attention_bwd_main", "attention_bwd_prep",
+    "attention_fwd", "conv_direct_fwd", "img2col",
 )
 
 
 def defined() -> list[Family]:
     """Every family library defines, shipped or not, sorted by name."""
-    return [ATTENTION_BWD_CONVERT, ATTENTION_BWD_PREP, ATTENTION_FWD, CONV_DIRECT_FWD, IMG2COL]
+    return [
+        ATTENTION_BWD_CONVERT, ATTENTION_BWD_DQ, ATTENTION_BWD_MAIN, ATTENTION_BWD_PREP, ATTENTION_FWD,
+        CONV_DIRECT_FWD, IMG2COL,
+    ]
 
 
 def provide() -> list[Family]:
