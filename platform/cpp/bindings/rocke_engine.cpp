@@ -145,6 +145,7 @@ py::dict arch_facts(const py::object& name) {
     else if (fact == "simds_per_cu") d[fact.c_str()] = a.simds_per_cu;
     else if (fact == "max_waves_per_simd") d[fact.c_str()] = a.max_waves_per_simd;
     else if (fact == "max_workgroups_per_cu") d[fact.c_str()] = a.max_workgroups_per_cu;
+    else if (fact == "cu_count") d[fact.c_str()] = a.cu_count;
     else if (fact == "arch_vgprs_per_wave") d[fact.c_str()] = a.arch_vgprs_per_wave;
     else if (fact == "agprs_per_wave") d[fact.c_str()] = a.agprs_per_wave;
     else if (fact == "unified_vgpr_file") d[fact.c_str()] = a.unified_vgpr_file;
