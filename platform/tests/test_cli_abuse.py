@@ -136,6 +136,17 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["bench", "--bogus"],
         ],
         "demo": [["demo", "extra"]],
+        "plan": [
+            ["plan"],
+            ["plan", "conv_fwd"],
+            ["plan", "conv_fwd", "--problem", "n=1"],
+            ["plan", "conv_fwd", "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx9"],
+            ["plan", "nosuchkind", "--problem", "n=1", "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--engine", "nope"],
+            ["plan", "conv_fwd", "--problem", "x" * 5000, "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1\nh=2", "--arch", "gfx942", "--json", "--bogus"],
+        ],
         "catalog": [
             ["catalog"],
             ["catalog", "bogus"],

@@ -89,7 +89,7 @@ def test_attention_takes_the_largest_mma_atom_of_the_arch(arch, dtype):
     assert result.status == "planned" and not result.rejected
     ops = mma_ops(arch, dtype, dtype, "f32")
     largest = max(op.m * op.n * op.k for op in ops)
-    chosen = [op for op in ops if op.id == _spec(result)["op_id"]][0]
+    chosen = next(op for op in ops if op.id == _spec(result)["op_id"])
     assert chosen.m * chosen.n * chosen.k == largest
     assert int(_spec(result)["waves"]) * get_arch(arch).wave_size == result.launches[0].contract.block[0]
 
