@@ -84,6 +84,10 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["emit", "gemm", "--spec", "m=1"],
             ["emit", "gemm", "--spec", "\x00\udcff", *target],
             ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--engine", "nope"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--problem", "m=1 n=1 k=1"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=x"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1 m=1"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1"],
         ],
         "check": [
             ["check"],
