@@ -23,7 +23,6 @@
 #include "rocke/lower/lower.hpp"
 #include "rocke_library/dispatch/dispatch.hpp"
 #include "rocke_library/families.hpp"
-#include "rocke_library/kernels/contracts.hpp"
 #include "rocke_library/version.hpp"
 
 namespace py = pybind11;
@@ -85,7 +84,7 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       [](const std::string& family, const std::string& kv, const std::map<std::string, std::int64_t>& problem) {
         rocke::families::ProblemSizes sizes(problem.begin(), problem.end());
         py::gil_scoped_release release;
-        return rocke::library::kernels::launch_contract(family, kv, sizes).to_json();
+        return rocke::library::launch_contract(family, kv, sizes).to_json();
       },
       py::arg("family"), py::arg("kv"), py::arg("problem"),
       "The family's launch contract for spec kv and a problem (name -> int) as rocke.launch/1 JSON: SpecError, "

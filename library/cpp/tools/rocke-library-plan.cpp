@@ -17,7 +17,7 @@
 #include "rocke/families/spec.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke_library/dispatch/dispatch.hpp"
-#include "rocke_library/kernels/contracts.hpp"
+#include "rocke_library/families.hpp"
 
 namespace {
 
@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   try {
     Args args = parse_args(argv_list);
     if (args.launch.has_value()) {
-      std::cout << rocke::library::kernels::launch_contract(*args.launch, *args.spec, parse_sizes(*args.problem))
+      std::cout << rocke::library::launch_contract(*args.launch, *args.spec, parse_sizes(*args.problem))
                        .to_json();
       return 0;
     }

@@ -6,7 +6,7 @@
 
 namespace rocke::library::dispatch {
 
-using util::Json;
+using families::Json;
 
 std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
     const std::vector<std::pair<std::string, std::int64_t>>& requests) {
@@ -93,7 +93,7 @@ Json Plan::to_dict() const {
   return out;
 }
 
-std::string Plan::to_json() const { return util::dump_json(to_dict()) + "\n"; }
+std::string Plan::to_json() const { return families::dump_json(to_dict()) + "\n"; }
 
 std::string Plan::to_text() const {
   std::vector<std::string> lines = {util::cat(kind, " on ", arch, ": ", status)};

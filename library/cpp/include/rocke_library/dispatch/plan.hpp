@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "rocke/families/launch.hpp"
-#include "rocke/util/json_dump.hpp"
 
 namespace rocke::library::dispatch {
 
@@ -50,7 +49,7 @@ struct Plan {
 
   std::pair<std::vector<WorkspaceSlice>, std::int64_t> workspace() const;
   std::vector<std::pair<std::size_t, std::string>> zero_init() const;
-  util::Json to_dict() const;
+  families::Json to_dict() const;
   std::string to_json() const;
   std::string to_text() const;
 };

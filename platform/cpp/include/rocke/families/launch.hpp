@@ -15,11 +15,41 @@
 
 #include "rocke/errors.hpp"
 #include "rocke/ir/core.hpp"
-#include "rocke/util/json_dump.hpp"
 
 namespace rocke::families {
 
 inline constexpr std::string_view kTemplateFormat = "rocke.launch-template/1";
+
+// JSON values written as Python's json.dumps(value, sort_keys=True, indent=2) writes them (what
+// LaunchContract.to_json and the library's plans call; integers, strings, booleans, null, lists,
+// dicts; ensure_ascii).
+struct Json {
+  enum class Kind { Null, Bool, Int, String, Array, Object };
+  Kind kind = Kind::Null;
+  bool boolean = false;
+  std::int64_t integer = 0;
+  std::string text;
+  std::vector<Json> items;
+  std::map<std::string, Json, std::less<>> members;  // sorted by key, as sort_keys=True
+
+  static Json null() { return {}; }
+  static Json of(bool value);
+  static Json of(std::int64_t value);
+  static Json of(std::string_view value);
+  static Json of(const char* value) { return of(std::string_view(value)); }
+  static Json array();
+  static Json object();
+
+  // Append to an array; set a member of an object. Both return *this.
+  Json& push(Json value);
+  Json& set(std::string_view key, Json value);
+};
+
+// json.dumps(value, sort_keys=True, indent=2) (no final newline).
+std::string dump_json(const Json& value);
+
+// json.dumps(text) of one string (ensure_ascii).
+std::string json_quote(std::string_view text);
 
 inline constexpr std::string_view kContractFormat = "rocke.launch/1";
 inline constexpr std::int64_t MAX_BUFFER_BYTES = 2147483647;  // buffer offsets are i32
@@ -42,7 +72,7 @@ struct KernelArg {
   std::int64_t bytes = 0;
   std::optional<std::int64_t> value = std::nullopt;
 
-  util::Json to_dict() const;
+  Json to_dict() const;
 };
 
 // Python: LaunchContract.
@@ -57,7 +87,7 @@ struct LaunchContract {
   std::int64_t workspace_bytes = 0;
   std::vector<std::string> zero_init;
 
-  util::Json to_dict() const;
+  Json to_dict() const;
   // Sorted keys, two-space indent, LF line ends, final LF.
   std::string to_json() const;
 };
