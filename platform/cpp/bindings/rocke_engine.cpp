@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -27,6 +28,7 @@
 #include "rocke/bindings/exceptions.hpp"
 #include "rocke/engine/bindings.hpp"
 #include "rocke/families/spec.hpp"
+#include "rocke/families/launch.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
@@ -369,6 +371,16 @@ PYBIND11_MODULE(rocke_engine, m) {
       py::arg("name"), py::arg("kv"), py::arg("arch"),
       "The rocke.ir/1 text of family name's C++ builder for spec kv on arch; ValueError with the refusal text, "
       "KeyError for an unknown family.");
+  m.def(
+      "launch_contract",
+      [](const std::string& family, const std::string& kv, const std::map<std::string, std::int64_t>& problem) {
+        rocke::families::ProblemSizes sizes(problem.begin(), problem.end());
+        py::gil_scoped_release release;
+        return rocke::families::platform_launch_contract(family, kv, sizes).to_json();
+      },
+      py::arg("family"), py::arg("kv"), py::arg("problem"),
+      "A platform family's launch contract for spec kv and a problem (name -> int) as rocke.launch/1 JSON: "
+      "SpecError, LaunchError as the Python contract raises them.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
         "Families with a C++ builder in this module, sorted.");
   m.def(

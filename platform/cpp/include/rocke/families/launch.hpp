@@ -104,6 +104,10 @@ std::int64_t check_size(std::string_view family, std::string_view key, std::int6
 // nbytes is exact (sizes are at most MAX_SIZE, so products of four fit 128 bits).
 std::int64_t check_buffer(std::string_view family, std::string_view name, __int128 nbytes);
 
+// Python: family.launch(family.spec.from_kv(kv), problem) of a platform family by name
+// (elementwise, gemm): SpecError, LaunchError; KeyError for another name.
+LaunchContract platform_launch_contract(std::string_view family, std::string_view kv, const ProblemSizes& problem);
+
 // Python: ceil_div for the grid.
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
