@@ -99,9 +99,15 @@ PYBIND11_MODULE(rocke_library_engine, m) {
   m.def(
       "plan",
       [](const std::string& kind, const std::string& text, const std::string& arch) {
-        py::gil_scoped_release release;
-        rocke::library::dispatch::Plan plan = rocke::library::dispatch::plan(kind, text, arch);
-        return py::make_tuple(plan.to_json(), plan.to_text(), plan.status);
+        std::string json, text_form, status;
+        {
+          py::gil_scoped_release release;  // Python objects are made below, with the GIL held again
+          rocke::library::dispatch::Plan plan = rocke::library::dispatch::plan(kind, text, arch);
+          json = plan.to_json();
+          text_form = plan.to_text();
+          status = plan.status;
+        }
+        return py::make_tuple(json, text_form, status);
       },
       py::arg("kind"), py::arg("text"), py::arg("arch"),
       "dispatch a problem of kind on arch: (rocke.plan/1 JSON, the text rocke plan prints, status).");
