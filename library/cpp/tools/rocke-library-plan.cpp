@@ -1,10 +1,10 @@
 // rocke-library-plan: dispatch and launch contracts with no Python.
 // Python twins: `rocke plan KIND --problem KV --arch A [--json]` (rocke_library.dispatch.plan) and
-// the contract half of `rocke emit FAMILY --spec KV --problem KV --out DIR` (Family.launch).
+// the contract half of `rocke emit kFamily --spec KV --problem KV --out DIR` (Family.launch).
 //
-//   rocke-library-plan KIND --problem 'k=v ...' --arch A [--json]
+//   rocke-library-plan kKind --problem 'k=v ...' --arch A [--json]
 //       prints the plan (text, or rocke.plan/1 JSON); exit 0 planned or dead, 1 refused
-//   rocke-library-plan --launch FAMILY --spec KV --problem 'k=v ...'
+//   rocke-library-plan --launch kFamily --spec KV --problem 'k=v ...'
 //       prints the family's rocke.launch/1 contract for the problem (sizes are integers)
 // A malformed command line or problem is one line on stderr and exit 2.
 #include <cstdint>

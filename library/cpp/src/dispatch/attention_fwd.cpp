@@ -10,8 +10,8 @@ namespace rocke::library::dispatch {
 std::int64_t clamped_product(const std::vector<const std::int64_t*>& factors) {
   std::int64_t product = 1;
   for (const std::int64_t* factor : factors) {
-    if (factor == nullptr || *factor < 0 || *factor > MAX_SIZE) return 0;
-    product = std::min(product * *factor, MAX_SIZE + 1);  // both at most 2^31: no overflow
+    if (factor == nullptr || *factor < 0 || *factor > kMaxSize) return 0;
+    product = std::min(product * *factor, kMaxSize + 1);  // both at most 2^31: no overflow
   }
   return product;
 }
@@ -21,9 +21,9 @@ std::int64_t AttentionFields::stride(std::string_view tensor, std::string_view d
                                      {&k_stride_b, &k_stride_s, &k_stride_h},
                                      {&v_stride_b, &v_stride_s, &v_stride_h},
                                      {&o_stride_b, &o_stride_s, &o_stride_h}};
-  std::size_t t = static_cast<std::size_t>(std::find(ATTENTION_TENSORS.begin(), ATTENTION_TENSORS.end(), tensor) -
-                                           ATTENTION_TENSORS.begin());
-  std::size_t d = static_cast<std::size_t>(std::find(STRIDE_DIMS.begin(), STRIDE_DIMS.end(), dim) - STRIDE_DIMS.begin());
+  std::size_t t = static_cast<std::size_t>(std::find(kTensors.begin(), kTensors.end(), tensor) -
+                                           kTensors.begin());
+  std::size_t d = static_cast<std::size_t>(std::find(kStrideDims.begin(), kStrideDims.end(), dim) - kStrideDims.begin());
   if (t >= 4 || d >= 3) throw ValueError(util::cat("no stride ", tensor, "_stride_", dim));
   return *table[t][d];
 }
@@ -48,7 +48,7 @@ families::KvValues attention_defaults(const families::KvValues& given) {
   }
   if (given.find("head_dim") == given.end()) return out;
   const std::int64_t* d = given_int(given, "head_dim");
-  for (std::string_view tensor : ATTENTION_TENSORS) {
+  for (std::string_view tensor : kTensors) {
     bool kv = tensor == "k" || tensor == "v";
     bool has_heads = given.find(kv ? "heads_kv" : "heads_q") != given.end();
     bool has_seqlen = given.find(kv ? "seqlen_k" : "seqlen_q") != given.end();

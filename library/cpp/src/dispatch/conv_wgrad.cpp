@@ -21,10 +21,10 @@ std::int64_t split_k(const ConvWgradProblem& problem, const arch::ArchTarget& ta
   auto [ho, wo] = problem.output_hw();
   __int128 reduction = static_cast<__int128>(problem.n) * ho * wo;
   __int128 m = problem.k / problem.g, n = static_cast<__int128>(problem.taps()) * (problem.c / problem.g);
-  __int128 tiles_m = ceil_div(m, SPLIT_TILE), tiles_n = ceil_div(n, SPLIT_TILE);
+  __int128 tiles_m = ceil_div(m, kSplitTile), tiles_n = ceil_div(n, kSplitTile);
   __int128 tiles = tiles_m == 0 || tiles_n == 0 ? 1 : saturated(saturated(problem.g, tiles_m), tiles_n);
-  __int128 split = std::min<__int128>(ceil_div(SPLIT_WAVES * target.cu_count, tiles), reduction / SPLIT_MIN_REDUCTION);
-  return static_cast<std::int64_t>(std::max<__int128>(1, std::min<__int128>(split, MAX_SPLIT_K)));
+  __int128 split = std::min<__int128>(ceil_div(kSplitWaves * target.cu_count, tiles), reduction / kSplitMinReduction);
+  return static_cast<std::int64_t>(std::max<__int128>(1, std::min<__int128>(split, kMaxSplitK)));
 }
 
 }  // namespace rocke::library::dispatch

@@ -95,7 +95,7 @@ Outcome try_candidate(const Hook<P>& hook, const Candidate& candidate, const std
 template <class P>
 Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>>& hooks) {
   const arch::ArchTarget& target = arch::get_arch(arch_name);
-  std::string kind(P::KIND), kv = problem.to_kv();
+  std::string kind(P::kKind), kv = problem.to_kv();
   if (problem.dead()) return Plan{kind, target.name, kv, "dead", {}, {}};
   std::vector<Rejection> rejected;
   std::size_t tried = 0;
@@ -121,11 +121,11 @@ const std::vector<Hook<P>>& no_hooks() {
   return hooks;
 }
 
-const std::vector<std::string_view> KINDS = {"attention_bwd", "attention_fwd", "conv_dgrad", "conv_fwd", "conv_wgrad"};
+const std::vector<std::string_view> kKinds = {"attention_bwd", "attention_fwd", "conv_dgrad", "conv_fwd", "conv_wgrad"};
 
 }  // namespace
 
-const std::vector<std::string_view>& kinds() { return KINDS; }
+const std::vector<std::string_view>& kinds() { return kKinds; }
 
 // Per kind, the serving families in the order dispatch tries them (Python: HOOKS).
 Plan dispatch(const AttentionBwdProblem& problem, std::string_view arch) {
@@ -151,7 +151,7 @@ auto with_kind(std::string_view kind, F f) {
   if (kind == "conv_dgrad") return f(static_cast<ConvDgradProblem*>(nullptr));
   if (kind == "conv_fwd") return f(static_cast<ConvFwdProblem*>(nullptr));
   if (kind == "conv_wgrad") return f(static_cast<ConvWgradProblem*>(nullptr));
-  throw ValueError(util::cat("unknown problem kind '", kind, "'; known: ", util::join(KINDS, ", ")));
+  throw ValueError(util::cat("unknown problem kind '", kind, "'; known: ", util::join(kKinds, ", ")));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
   for (const auto& [name, nbytes] : requests) {
     if (nbytes <= 0) continue;
     slices.push_back(WorkspaceSlice{name, offset, nbytes});
-    offset += (nbytes + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN;
+    offset += (nbytes + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
   }
   return {slices, offset};
 }

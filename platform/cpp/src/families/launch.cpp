@@ -205,17 +205,17 @@ std::vector<std::int64_t> problem_sizes(std::string_view family, const ProblemSi
 }
 
 std::int64_t check_size(std::string_view family, std::string_view key, std::int64_t value) {
-  if (value > MAX_SIZE) {
+  if (value > kMaxSize) {
     throw LaunchError(util::cat(family, ": problem size ", key, "=", std::to_string(value), " exceeds ",
-                                std::to_string(MAX_SIZE), " (sizes are i32 kernel arguments)"));
+                                std::to_string(kMaxSize), " (sizes are i32 kernel arguments)"));
   }
   return value;
 }
 
 std::int64_t check_buffer(std::string_view family, std::string_view name, __int128 nbytes) {
-  if (nbytes > MAX_BUFFER_BYTES) {
+  if (nbytes > kMaxBufferBytes) {
     throw LaunchError(util::cat(family, ": buffer ", name, " needs ", util::int_text(nbytes), " bytes; at most ",
-                                std::to_string(MAX_BUFFER_BYTES), " are addressable"));
+                                std::to_string(kMaxBufferBytes), " are addressable"));
   }
   return static_cast<std::int64_t>(nbytes);
 }

@@ -10,8 +10,8 @@
 namespace rocke::library::dispatch {
 
 struct AttentionBwdProblem : AttentionProblem<AttentionBwdProblem> {
-  static constexpr std::string_view KIND = "attention_bwd";
-  static constexpr std::string_view FAMILY = "attention_bwd problem";
+  static constexpr std::string_view kKind = "attention_bwd";
+  static constexpr std::string_view kFamily = "attention_bwd problem";
 };
 
 // "atomic" iff h_q != h_kv (query heads of a group add into one dK, dV), else "store".

@@ -12,13 +12,13 @@
 
 namespace rocke::library::dispatch {
 
-inline const std::vector<std::string_view> ATTENTION_MASKS = {"none", "causal_tl", "causal_br"};
-inline const std::vector<std::string_view> SEQ_MODES = {"batched", "varlen"};
-inline constexpr std::array<std::string_view, 4> ATTENTION_TENSORS = {"q", "k", "v", "o"};
-inline constexpr std::array<std::string_view, 3> STRIDE_DIMS = {"b", "s", "h"};
+inline const std::vector<std::string_view> kMasks = {"none", "causal_tl", "causal_br"};
+inline const std::vector<std::string_view> kSeqModes = {"batched", "varlen"};
+inline constexpr std::array<std::string_view, 4> kTensors = {"q", "k", "v", "o"};
+inline constexpr std::array<std::string_view, 3> kStrideDims = {"b", "s", "h"};
 
 // Python: clamped_product -- 0 when a factor is not a size in 0..MAX_SIZE, MAX_SIZE + 1 when the
-// product exceeds MAX_SIZE.
+// product exceeds kMaxSize.
 std::int64_t clamped_product(const std::vector<const std::int64_t*>& factors);
 
 // The fields attention forward and backward share.
@@ -85,9 +85,9 @@ struct AttentionProblem : Problem<Derived>, AttentionFields {
   static families::KvValues defaults(const families::KvValues& given) { return attention_defaults(given); }
 
   void check() const {
-    this->check_choice("dtype", dtype, {PROBLEM_DTYPES.begin(), PROBLEM_DTYPES.end()});
-    this->check_choice("mask", mask, ATTENTION_MASKS);
-    this->check_choice("seq_mode", seq_mode, SEQ_MODES);
+    this->check_choice("dtype", dtype, {kProblemDtypes.begin(), kProblemDtypes.end()});
+    this->check_choice("mask", mask, kMasks);
+    this->check_choice("seq_mode", seq_mode, kSeqModes);
     const std::pair<std::string_view, std::int64_t> sizes[] = {
         {"batch", batch}, {"seqlen_q", seqlen_q}, {"seqlen_k", seqlen_k}, {"total_q", total_q}, {"total_k", total_k}};
     for (const auto& [field, value] : sizes) this->check_range(field, value, 0);
@@ -116,8 +116,8 @@ struct AttentionProblem : Problem<Derived>, AttentionFields {
                                          " (the longest sequence of the batch)"));
       }
     }
-    for (std::string_view tensor : ATTENTION_TENSORS) {
-      for (std::string_view dim : STRIDE_DIMS) {
+    for (std::string_view tensor : kTensors) {
+      for (std::string_view dim : kStrideDims) {
         this->check_range(util::cat(tensor, "_stride_", dim), stride(tensor, dim), dim == "b" ? 0 : 1);
       }
       if (seq_mode == "varlen" && stride(tensor, "b") != 0) {
@@ -133,8 +133,8 @@ struct AttentionProblem : Problem<Derived>, AttentionFields {
 };
 
 struct AttentionFwdProblem : AttentionProblem<AttentionFwdProblem> {
-  static constexpr std::string_view KIND = "attention_fwd";
-  static constexpr std::string_view FAMILY = "attention_fwd problem";
+  static constexpr std::string_view kKind = "attention_fwd";
+  static constexpr std::string_view kFamily = "attention_fwd problem";
 };
 
 }  // namespace rocke::library::dispatch

@@ -8,8 +8,8 @@
 namespace rocke::library::dispatch {
 
 struct ConvDgradProblem : ConvProblem<ConvDgradProblem> {
-  static constexpr std::string_view KIND = "conv_dgrad";
-  static constexpr std::string_view FAMILY = "conv_dgrad problem";
+  static constexpr std::string_view kKind = "conv_dgrad";
+  static constexpr std::string_view kFamily = "conv_dgrad problem";
   void check() const {
     check_conv();
     check_no_epilogue();

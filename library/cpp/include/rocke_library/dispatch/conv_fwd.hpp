@@ -14,7 +14,7 @@
 
 namespace rocke::library::dispatch {
 
-inline const std::vector<std::string_view> CONV_LAYOUTS = {"nhwc", "nchw"};
+inline const std::vector<std::string_view> kLayouts = {"nhwc", "nchw"};
 
 // The fields every convolution problem kind shares.
 struct ConvFields {
@@ -75,8 +75,8 @@ struct ConvProblem : Problem<Derived>, ConvFields {
   static families::KvValues defaults(const families::KvValues& /*given*/) { return conv_defaults(); }
 
   void check_conv() const {
-    this->check_choice("dtype", dtype, {PROBLEM_DTYPES.begin(), PROBLEM_DTYPES.end()});
-    this->check_choice("layout", layout, CONV_LAYOUTS);
+    this->check_choice("dtype", dtype, {kProblemDtypes.begin(), kProblemDtypes.end()});
+    this->check_choice("layout", layout, kLayouts);
     const std::pair<std::string_view, std::int64_t> sizes[] = {{"n", n}, {"h", h}, {"w", w}, {"c", c}, {"k", k}};
     for (const auto& [field, value] : sizes) this->check_range(field, value, 0);
     const std::pair<std::string_view, std::int64_t> positive[] = {
@@ -99,8 +99,8 @@ struct ConvProblem : Problem<Derived>, ConvFields {
 
 // y = conv(x, w) (+ bias) (relu).
 struct ConvFwdProblem : ConvProblem<ConvFwdProblem> {
-  static constexpr std::string_view KIND = "conv_fwd";
-  static constexpr std::string_view FAMILY = "conv_fwd problem";
+  static constexpr std::string_view kKind = "conv_fwd";
+  static constexpr std::string_view kFamily = "conv_fwd problem";
   void check() const { check_conv(); }
   // Nothing to write: the output y[N, Ho, Wo, K] is empty.
   bool dead() const;

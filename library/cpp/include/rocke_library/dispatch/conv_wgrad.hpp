@@ -8,14 +8,14 @@
 
 namespace rocke::library::dispatch {
 
-inline constexpr std::int64_t SPLIT_TILE = 64;
-inline constexpr std::int64_t SPLIT_WAVES = 2;
-inline constexpr std::int64_t SPLIT_MIN_REDUCTION = 256;
-inline constexpr std::int64_t MAX_SPLIT_K = 64;
+inline constexpr std::int64_t kSplitTile = 64;
+inline constexpr std::int64_t kSplitWaves = 2;
+inline constexpr std::int64_t kSplitMinReduction = 256;
+inline constexpr std::int64_t kMaxSplitK = 64;
 
 struct ConvWgradProblem : ConvProblem<ConvWgradProblem> {
-  static constexpr std::string_view KIND = "conv_wgrad";
-  static constexpr std::string_view FAMILY = "conv_wgrad problem";
+  static constexpr std::string_view kKind = "conv_wgrad";
+  static constexpr std::string_view kFamily = "conv_wgrad problem";
   void check() const {
     check_conv();
     check_no_epilogue();

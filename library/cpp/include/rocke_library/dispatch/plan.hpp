@@ -13,7 +13,7 @@
 namespace rocke::library::dispatch {
 
 inline constexpr std::string_view kPlanFormat = "rocke.plan/1";
-inline constexpr std::int64_t WORKSPACE_ALIGN = 256;
+inline constexpr std::int64_t kWorkspaceAlign = 256;
 
 struct WorkspaceSlice {
   std::string name;  // "<launch index>.<family>"
@@ -21,7 +21,7 @@ struct WorkspaceSlice {
   std::int64_t bytes = 0;
 };
 
-// Slices for (name, bytes) requests in order, each at the next WORKSPACE_ALIGN multiple, and the
+// Slices for (name, bytes) requests in order, each at the next kWorkspaceAlign multiple, and the
 // total bytes; empty requests get no slice.
 std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
     const std::vector<std::pair<std::string, std::int64_t>>& requests);

@@ -1,5 +1,5 @@
 // rocKE library: problems -- frozen descriptions of what a caller wants, with one canonical kv text
-// like specs (a problem is a families::Spec; FAMILY "<kind> problem" prefixes every error).
+// like specs (a problem is a families::Spec; kFamily "<kind> problem" prefixes every error).
 // Python twin: rocke_library/dispatch/problem.py
 #pragma once
 
@@ -15,14 +15,14 @@
 
 namespace rocke::library::dispatch {
 
-inline constexpr std::array<std::string_view, 4> PROBLEM_DTYPES = {"f16", "bf16", "f32", "f64"};
-inline constexpr std::int64_t MAX_SIZE = 2147483647;  // sizes and strides are i32 kernel arguments
-inline constexpr std::int64_t MAX_ALIGN = 256;
+inline constexpr std::array<std::string_view, 4> kProblemDtypes = {"f16", "bf16", "f32", "f64"};
+inline constexpr std::int64_t kMaxSize = 2147483647;  // sizes and strides are i32 kernel arguments
+inline constexpr std::int64_t kMaxAlign = 256;
 
 // Python: DTYPE_BYTES[dtype] for a PROBLEM_DTYPES entry.
 std::int64_t dtype_bytes(std::string_view dtype);
 
-// Base of the problem kinds (CRTP): Derived provides KIND, FAMILY, fields(), defaults(given),
+// Base of the problem kinds (CRTP): Derived provides kKind, kFamily, fields(), defaults(given),
 // check() and dead().
 template <class Derived>
 class Problem : public families::Spec<Derived> {
@@ -30,7 +30,7 @@ class Problem : public families::Spec<Derived> {
   // Python: Problem.parse -- the pairs checked as Spec.from_kv checks them (malformed, unknown,
   // twice, value), the optional keys filled, then missing keys; then the rules.
   static Derived parse(std::string_view text) {
-    std::string_view fam = Derived::FAMILY;
+    std::string_view fam = Derived::kFamily;
     std::vector<families::SpecField> types = families::Spec<Derived>::field_types();
     auto kind_of = [&](std::string_view key) -> const families::SpecField* {
       for (const families::SpecField& field : types) {
@@ -84,7 +84,7 @@ class Problem : public families::Spec<Derived> {
   }
 
   // Python: Problem.check_range
-  void check_range(std::string_view field, std::int64_t value, std::int64_t low, std::int64_t high = MAX_SIZE) const {
+  void check_range(std::string_view field, std::int64_t value, std::int64_t low, std::int64_t high = kMaxSize) const {
     if (value < low || value > high) {
       this->fail(field, util::cat("must be in ", std::to_string(low), "..", std::to_string(high)));
     }
@@ -93,8 +93,8 @@ class Problem : public families::Spec<Derived> {
   // Python: Problem.check_align
   void check_align(std::int64_t align, std::string_view dtype) const {
     std::int64_t esize = dtype_bytes(dtype);
-    if (align < esize || align > MAX_ALIGN || (align & (align - 1)) != 0) {
-      this->fail("align", util::cat("must be a power of two in ", std::to_string(esize), "..", std::to_string(MAX_ALIGN),
+    if (align < esize || align > kMaxAlign || (align & (align - 1)) != 0) {
+      this->fail("align", util::cat("must be a power of two in ", std::to_string(esize), "..", std::to_string(kMaxAlign),
                                     " (bytes; at least one ", dtype, ")"));
     }
   }

@@ -52,8 +52,8 @@ std::string dump_json(const Json& value);
 std::string json_quote(std::string_view text);
 
 inline constexpr std::string_view kContractFormat = "rocke.launch/1";
-inline constexpr std::int64_t MAX_BUFFER_BYTES = 2147483647;  // buffer offsets are i32
-inline constexpr std::int64_t MAX_SIZE = 2147483647;          // problem sizes are i32 kernel arguments
+inline constexpr std::int64_t kMaxBufferBytes = 2147483647;  // buffer offsets are i32
+inline constexpr std::int64_t kMaxSize = 2147483647;          // problem sizes are i32 kernel arguments
 
 // A problem the family cannot launch (bad sizes, buffers too large, missing arguments).
 class LaunchError : public ValueError {
@@ -101,7 +101,7 @@ std::vector<std::int64_t> problem_sizes(std::string_view family, const ProblemSi
 std::int64_t check_size(std::string_view family, std::string_view key, std::int64_t value);
 
 // Python: check_buffer -- nbytes when a buffer of that size is addressable by i32 byte offsets.
-// nbytes is exact (sizes are at most MAX_SIZE, so products of four fit 128 bits).
+// nbytes is exact (sizes are at most kMaxSize, so products of four fit 128 bits).
 std::int64_t check_buffer(std::string_view family, std::string_view name, __int128 nbytes);
 
 // Python: family.launch(family.spec.from_kv(kv), problem) of a platform family by name

@@ -7,9 +7,9 @@
 namespace rocke::families::gemm {
 
 LaunchContract launch(const GemmSpec& spec, const ProblemSizes& problem) {
-  std::vector<std::int64_t> sizes = problem_sizes(GemmSpec::FAMILY, problem, {"m", "n", "k"});
+  std::vector<std::int64_t> sizes = problem_sizes(GemmSpec::kFamily, problem, {"m", "n", "k"});
   std::int64_t m = sizes[0], n = sizes[1], k = sizes[2];
-  std::string_view fam = GemmSpec::FAMILY;
+  std::string_view fam = GemmSpec::kFamily;
   __int128 in_size = helpers::elem_bytes(spec.a_dtype), out_size = helpers::elem_bytes(spec.c_dtype);
   std::string in_type = util::cat("ptr<", spec.a_dtype, ", global>");
   std::string out_type = util::cat("ptr<", spec.c_dtype, ", global>");

@@ -11,7 +11,7 @@ namespace rocke::library::kernels::attention::attention_fwd {
 
 namespace {
 
-constexpr std::string_view FAMILY = AttentionFwdSpec::FAMILY;
+constexpr std::string_view kFamily = AttentionFwdSpec::kFamily;
 
 }  // namespace
 
@@ -41,24 +41,24 @@ families::ProblemSizes contract_sizes(const dispatch::AttentionFields& problem) 
 
 std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target) {
   std::vector<std::string> reasons, details;
-  if (std::find(INPUT_DTYPES.begin(), INPUT_DTYPES.end(), problem.dtype) == INPUT_DTYPES.end()) {
+  if (std::find(kInputDtypes.begin(), kInputDtypes.end(), problem.dtype) == kInputDtypes.end()) {
     reasons.emplace_back("DTYPE_UNSUPPORTED");
-    details.push_back(util::cat("dtype=", problem.dtype, "; ", FAMILY, " has ", util::join(INPUT_DTYPES, ", ")));
+    details.push_back(util::cat("dtype=", problem.dtype, "; ", kFamily, " has ", util::join(kInputDtypes, ", ")));
   }
-  if (std::find(HEAD_DIMS.begin(), HEAD_DIMS.end(), problem.head_dim) == HEAD_DIMS.end()) {
+  if (std::find(kHeadDims.begin(), kHeadDims.end(), problem.head_dim) == kHeadDims.end()) {
     std::vector<std::string> dims;
-    for (std::int64_t d : HEAD_DIMS) dims.push_back(std::to_string(d));
+    for (std::int64_t d : kHeadDims) dims.push_back(std::to_string(d));
     reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
-    details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; ", FAMILY, " has ",
+    details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; ", kFamily, " has ",
                                 util::join(dims, ", ")));
   }
-  if (!reasons.empty()) return {Candidate{std::string(FAMILY), "", {}, reasons, util::join(details, "; ")}};
+  if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
   std::vector<const arch::MmaOp*> atoms =
       arch::mma_ops({.arch = target.name, .a_dtype = problem.dtype, .b_dtype = problem.dtype, .acc_dtype = "f32"});
   std::stable_sort(atoms.begin(), atoms.end(),
                    [](const arch::MmaOp* x, const arch::MmaOp* y) { return x->m * x->n * x->k > y->m * y->n * y->k; });
   if (atoms.empty()) {
-    return {Candidate{std::string(FAMILY), "", {}, {"ARCH_UNSUPPORTED"},
+    return {Candidate{std::string(kFamily), "", {}, {"ARCH_UNSUPPORTED"},
                       util::cat(target.name, " has no MMA atom for ", problem.dtype, " accumulating in f32")}};
   }
   auto [block_m, block_n, waves] = tile(target, problem.head_dim);
@@ -67,10 +67,10 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
   for (const arch::MmaOp* op : atoms) {
     families::KvValues fields = {{"block_m", block_m},       {"block_n", block_n},
                                  {"dtype", problem.dtype},   {"head_dim", problem.head_dim},
-                                 {"lds_pad", LDS_PAD},       {"mask", problem.mask},
+                                 {"lds_pad", kLdsPad},       {"mask", problem.mask},
                                  {"op_id", op->id},          {"seq_mode", problem.seq_mode},
                                  {"waves", waves}};
-    out.push_back(Candidate{std::string(FAMILY), spec_kv(fields), sizes, {}, ""});
+    out.push_back(Candidate{std::string(kFamily), spec_kv(fields), sizes, {}, ""});
   }
   return out;
 }

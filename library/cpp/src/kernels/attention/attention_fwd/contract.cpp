@@ -16,8 +16,8 @@ using families::LaunchError;
 using families::ProblemSizes;
 using util::cat;
 
-const std::vector<std::string_view> BATCHED_KEYS = {"batch", "seqlen_q", "seqlen_k", "heads_q", "heads_kv"};
-const std::vector<std::string_view> VARLEN_KEYS = {"batch", "max_seqlen_q", "total_q", "total_k", "heads_q",
+const std::vector<std::string_view> kBatchedKeys = {"batch", "seqlen_q", "seqlen_k", "heads_q", "heads_kv"};
+const std::vector<std::string_view> kVarlenKeys = {"batch", "max_seqlen_q", "total_q", "total_k", "heads_q",
                                                    "heads_kv"};
 
 bool is_kv(std::string_view tensor) { return tensor == "k" || tensor == "v"; }
@@ -26,7 +26,7 @@ bool is_kv(std::string_view tensor) { return tensor == "k" || tensor == "v"; }
 ProblemSizes default_strides(const AttentionFwdSpec& spec, const ProblemSizes& problem) {
   std::int64_t d = spec.head_dim;
   ProblemSizes out;
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     std::int64_t heads = problem.at(is_kv(tensor) ? "heads_kv" : "heads_q");
     out[cat(tensor, "_stride_h")] = d;
     out[cat(tensor, "_stride_s")] = heads * d;
@@ -39,7 +39,7 @@ ProblemSizes default_strides(const AttentionFwdSpec& spec, const ProblemSizes& p
 }
 
 ProblemSizes sizes_of(const AttentionFwdSpec& spec, const ProblemSizes& problem) {
-  std::string_view fam = AttentionFwdSpec::FAMILY;
+  std::string_view fam = AttentionFwdSpec::kFamily;
   std::vector<std::string_view> keys = problem_keys(spec);
   std::vector<std::string> strides = stride_keys(spec);
   auto known = [&](std::string_view key) {
@@ -78,7 +78,7 @@ ProblemSizes sizes_of(const AttentionFwdSpec& spec, const ProblemSizes& problem)
                           std::to_string(sizes.at("heads_kv"))));
   }
   for (const auto& [key, value] : default_strides(spec, sizes)) sizes.emplace(key, value);
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     if (sizes.at(cat(tensor, "_stride_s")) < spec.head_dim && sizes.at(cat(tensor, "_stride_h")) < spec.head_dim) {
       throw LaunchError(cat(fam, ": the ", tensor, " strides overlap the head_dim=", std::to_string(spec.head_dim),
                             " contiguous elements"));
@@ -109,23 +109,23 @@ std::vector<std::string> stride_keys(const AttentionFwdSpec& spec) {
   std::vector<std::string_view> dims = spec.seq_mode == "batched" ? std::vector<std::string_view>{"b", "s", "h"}
                                                                   : std::vector<std::string_view>{"s", "h"};
   std::vector<std::string> out;
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     for (std::string_view dim : dims) out.push_back(cat(tensor, "_stride_", dim));
   }
   return out;
 }
 
 std::vector<std::string_view> problem_keys(const AttentionFwdSpec& spec) {
-  return spec.seq_mode == "batched" ? BATCHED_KEYS : VARLEN_KEYS;
+  return spec.seq_mode == "batched" ? kBatchedKeys : kVarlenKeys;
 }
 
 families::LaunchContract launch(const AttentionFwdSpec& spec, const ProblemSizes& problem) {
-  std::string_view fam = AttentionFwdSpec::FAMILY;
+  std::string_view fam = AttentionFwdSpec::kFamily;
   ProblemSizes sizes = sizes_of(spec, problem);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   std::string in_type = cat("ptr<", spec.dtype, ", global>");
   families::LaunchContract out;
-  for (std::string_view tensor : TENSORS) {
+  for (std::string_view tensor : kTensors) {
     out.args.push_back(KernelArg{std::string(tensor), in_type, tensor != "o" ? "input" : "output",
                                  families::check_buffer(fam, tensor, tensor_elems(spec, sizes, tensor) * esize)});
   }

@@ -12,29 +12,29 @@ namespace rocke::library::kernels::conv::conv_direct_fwd {
 
 namespace {
 
-constexpr std::string_view FAMILY = ConvDirectFwdSpec::FAMILY;
-// (thread_k, thread_p, tile_k, tile_p), large first: 256 threads grouped, 64 depthwise.
-constexpr std::array<std::array<std::int64_t, 4>, 2> GROUPED_TILES = {{{4, 4, 64, 64}, {2, 2, 32, 32}}};
-constexpr std::array<std::array<std::int64_t, 4>, 2> DEPTHWISE_TILES = {{{8, 2, 64, 16}, {4, 2, 32, 16}}};
+constexpr std::string_view kFamily = ConvDirectFwdSpec::kFamily;
+// (thread_k, thread_p, tile_k, tile_p), large first: [0] grouped (256 threads), [1] depthwise (64).
+constexpr std::array<std::array<std::array<std::int64_t, 4>, 2>, 2> kTiles = {
+    {{{{4, 4, 64, 64}, {2, 2, 32, 32}}}, {{{8, 2, 64, 16}, {4, 2, 32, 16}}}}};
 
 }  // namespace
 
 std::vector<Candidate> candidates(const dispatch::ConvFields& problem, const arch::ArchTarget& /*target*/) {
-  using helpers::FLOAT_DTYPES;
+  using helpers::kFloatDtypes;
   std::vector<std::string> reasons, details;
-  if (std::find(FLOAT_DTYPES.begin(), FLOAT_DTYPES.end(), problem.dtype) == FLOAT_DTYPES.end()) {
+  if (std::find(kFloatDtypes.begin(), kFloatDtypes.end(), problem.dtype) == kFloatDtypes.end()) {
     reasons.emplace_back("DTYPE_UNSUPPORTED");
-    details.push_back(util::cat("dtype=", problem.dtype, "; ", FAMILY, " has ", util::join(FLOAT_DTYPES, ", ")));
+    details.push_back(util::cat("dtype=", problem.dtype, "; ", kFamily, " has ", util::join(kFloatDtypes, ", ")));
   }
   if (problem.layout != "nhwc") {
     reasons.emplace_back("LAYOUT_UNSUPPORTED");
-    details.push_back(util::cat("layout=", problem.layout, "; ", FAMILY, " has nhwc"));
+    details.push_back(util::cat("layout=", problem.layout, "; ", kFamily, " has nhwc"));
   }
   if (problem.c == 0) {
     reasons.emplace_back("EMPTY");
     details.emplace_back("c=0");
   }
-  if (!reasons.empty()) return {Candidate{std::string(FAMILY), "", {}, reasons, util::join(details, "; ")}};
+  if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
   bool depthwise = problem.g > 1 && problem.g == problem.c && problem.c == problem.k;
   std::int64_t run = depthwise ? problem.c : problem.c / problem.g;
   std::int64_t vec = vector_width(helpers::elem_bytes(problem.dtype), run, problem.align);
@@ -44,7 +44,7 @@ std::vector<Candidate> candidates(const dispatch::ConvFields& problem, const arc
     sizes["g"] = problem.g;
   }
   std::vector<Candidate> out;
-  for (const auto& [thread_k, thread_p, tile_k, tile_p] : depthwise ? DEPTHWISE_TILES : GROUPED_TILES) {
+  for (const auto& [thread_k, thread_p, tile_k, tile_p] : kTiles[depthwise ? 1 : 0]) {
     families::KvValues fields = {
         {"dil_h", problem.dil_h},       {"dil_w", problem.dil_w},       {"filter_x", problem.filter_x},
         {"filter_y", problem.filter_y}, {"pad_h", problem.pad_h},       {"pad_w", problem.pad_w},
@@ -52,7 +52,7 @@ std::vector<Candidate> candidates(const dispatch::ConvFields& problem, const arc
         {"depthwise", depthwise},       {"dtype", problem.dtype},       {"relu", problem.relu},
         {"thread_k", thread_k},         {"thread_p", thread_p},         {"tile_k", tile_k},
         {"tile_p", tile_p},             {"vec", depthwise ? std::min(vec, thread_k) : vec}};
-    out.push_back(Candidate{std::string(FAMILY), spec_kv(fields), sizes, {}, ""});
+    out.push_back(Candidate{std::string(kFamily), spec_kv(fields), sizes, {}, ""});
   }
   return out;
 }

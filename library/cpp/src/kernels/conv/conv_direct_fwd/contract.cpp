@@ -13,17 +13,17 @@ using families::KernelArg;
 using families::LaunchError;
 using util::cat;
 
-const std::vector<std::string_view> PROBLEM_KEYS = {"n", "h", "w", "c", "k", "g"};
-const std::vector<std::string_view> DEPTHWISE_KEYS = {"n", "h", "w", "c"};
+const std::vector<std::string_view> kProblemKeys = {"n", "h", "w", "c", "k", "g"};
+const std::vector<std::string_view> kDepthwiseKeys = {"n", "h", "w", "c"};
 
 }  // namespace
 
 std::vector<std::string_view> problem_keys(const ConvDirectFwdSpec& spec) {
-  return spec.depthwise ? DEPTHWISE_KEYS : PROBLEM_KEYS;
+  return spec.depthwise ? kDepthwiseKeys : kProblemKeys;
 }
 
 families::LaunchContract launch(const ConvDirectFwdSpec& spec, const families::ProblemSizes& problem) {
-  std::string_view fam = ConvDirectFwdSpec::FAMILY;
+  std::string_view fam = ConvDirectFwdSpec::kFamily;
   std::vector<std::string_view> keys = problem_keys(spec);
   std::vector<std::int64_t> sizes = families::problem_sizes(fam, problem, keys);
   std::int64_t n = sizes[0], h = sizes[1], w = sizes[2], c = sizes[3];

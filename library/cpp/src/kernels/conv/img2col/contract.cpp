@@ -16,15 +16,15 @@ using families::KernelArg;
 using families::LaunchError;
 using util::cat;
 
-const std::vector<std::string_view> PROBLEM_KEYS = {"n", "h", "w", "c", "g"};
+const std::vector<std::string_view> kProblemKeys = {"n", "h", "w", "c", "g"};
 
 // Channels per group; LaunchError unless g divides c and vec divides the quotient.
 std::int64_t check_channels(const Img2colSpec& spec, std::int64_t c, std::int64_t g) {
   if (c % g != 0) {
-    throw LaunchError(cat(Img2colSpec::FAMILY, ": c=", std::to_string(c), " is not a multiple of g=", std::to_string(g)));
+    throw LaunchError(cat(Img2colSpec::kFamily, ": c=", std::to_string(c), " is not a multiple of g=", std::to_string(g)));
   }
   if ((c / g) % spec.vec != 0) {
-    throw LaunchError(cat(Img2colSpec::FAMILY, ": channels per group c/g=", std::to_string(c / g),
+    throw LaunchError(cat(Img2colSpec::kFamily, ": channels per group c/g=", std::to_string(c / g),
                           " are not a multiple of vec=", std::to_string(spec.vec)));
   }
   return c / g;
@@ -33,8 +33,8 @@ std::int64_t check_channels(const Img2colSpec& spec, std::int64_t c, std::int64_
 }  // namespace
 
 families::LaunchContract launch(const Img2colSpec& spec, const families::ProblemSizes& problem) {
-  std::vector<std::int64_t> sizes = families::problem_sizes(Img2colSpec::FAMILY, problem, PROBLEM_KEYS);
-  std::string_view fam = Img2colSpec::FAMILY;
+  std::vector<std::int64_t> sizes = families::problem_sizes(Img2colSpec::kFamily, problem, kProblemKeys);
+  std::string_view fam = Img2colSpec::kFamily;
   std::int64_t n = sizes[0], h = sizes[1], w = sizes[2], c = sizes[3], g = sizes[4];
   std::int64_t cg = check_channels(spec, c, g);
   std::int64_t ho = output_size(h, spec.filter_y, spec.stride_h, spec.pad_h, spec.dil_h);
@@ -52,9 +52,9 @@ families::LaunchContract launch(const Img2colSpec& spec, const families::Problem
                                families::check_buffer(fam, "input", static_cast<__int128>(n) * h * w * c * esize)});
   out.args.push_back(
       KernelArg{"col", buffer_type, "output", families::check_buffer(fam, "col", g * rows * spec.taps() * cg * esize)});
-  for (std::size_t i = 0; i < PROBLEM_KEYS.size(); ++i) {
-    out.args.push_back(KernelArg{std::string(PROBLEM_KEYS[i]), "i32", "scalar", 0, sizes[i]});
-    out.problem[std::string(PROBLEM_KEYS[i])] = sizes[i];
+  for (std::size_t i = 0; i < kProblemKeys.size(); ++i) {
+    out.args.push_back(KernelArg{std::string(kProblemKeys[i]), "i32", "scalar", 0, sizes[i]});
+    out.problem[std::string(kProblemKeys[i])] = sizes[i];
   }
   // rows * (cg / vec) fits: col's bytes were checked against 2^31 - 1
   out.grid = {families::ceil_div(static_cast<std::int64_t>(rows) * (cg / spec.vec), spec.block), g, 1};

@@ -12,7 +12,7 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
-inline constexpr std::int64_t LDS_PAD = 8;
+inline constexpr std::int64_t kLdsPad = 8;
 
 // (block_m, block_n, waves) for the arch's wave size.
 std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim);
