@@ -41,4 +41,4 @@ def test_the_compiled_cpp_table_is_the_json_table(name):
 def test_generated_cpp_tables_are_fresh():
     result = subprocess.run([sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"{len(FAMILIES)} files up to date" in result.stdout
+    assert f"{len(FAMILIES) + 1} files up to date" in result.stdout  # one table per family and dispatch's reasons

@@ -84,6 +84,10 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["emit", "gemm", "--spec", "m=1"],
             ["emit", "gemm", "--spec", "\x00\udcff", *target],
             ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--engine", "nope"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--problem", "m=1 n=1 k=1"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=x"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1 m=1"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1"],
         ],
         "check": [
             ["check"],
@@ -136,6 +140,17 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["bench", "--bogus"],
         ],
         "demo": [["demo", "extra"]],
+        "plan": [
+            ["plan"],
+            ["plan", "conv_fwd"],
+            ["plan", "conv_fwd", "--problem", "n=1"],
+            ["plan", "conv_fwd", "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx9"],
+            ["plan", "nosuchkind", "--problem", "n=1", "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--engine", "nope"],
+            ["plan", "conv_fwd", "--problem", "x" * 5000, "--arch", "gfx942"],
+            ["plan", "conv_fwd", "--problem", "n=1\nh=2", "--arch", "gfx942", "--json", "--bogus"],
+        ],
         "catalog": [
             ["catalog"],
             ["catalog", "bogus"],

@@ -1,5 +1,6 @@
 // rocke_library_engine: the Python bridge to librocke_library.a (which links rocke::core).
-// Python twins: the builders of rocke_library's families (build_family), rocke_library.__version__.
+// Python twins: the builders of rocke_library's families (build_family), rocke_library.__version__,
+// their launch contracts (launch_contract) and rocke_library.dispatch (normalize_problem, plan).
 //
 // Only text crosses this boundary (spec strings in, rocke.ir/1 or .ll text out), never live C++
 // objects. Exceptions become their typed Python twins with the same text, through the translator
@@ -9,6 +10,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -19,6 +22,7 @@
 #include "rocke/ir/parser.hpp"
 #include "rocke/ir/printer.hpp"
 #include "rocke/lower/lower.hpp"
+#include "rocke_library/dispatch/dispatch.hpp"
 #include "rocke_library/families.hpp"
 #include "rocke_library/version.hpp"
 
@@ -92,4 +96,36 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       },
       py::arg("name"),
       "(arch, digest, refusal message) of every row of the family's compiled resource-refusal table.");
+  m.def(
+      "launch_contract",
+      [](const std::string& family, const std::string& kv, const std::map<std::string, std::int64_t>& problem) {
+        rocke::families::ProblemSizes sizes(problem.begin(), problem.end());
+        py::gil_scoped_release release;
+        return rocke::library::launch_contract(family, kv, sizes).to_json();
+      },
+      py::arg("family"), py::arg("kv"), py::arg("problem"),
+      "The family's launch contract for spec kv and a problem (name -> int) as rocke.launch/1 JSON: SpecError, "
+      "LaunchError as the Python contract raises them; KeyError for a family without a C++ contract.");
+  m.def(
+      "normalize_problem",
+      [](const std::string& kind, const std::string& text) {
+        py::gil_scoped_release release;
+        return rocke::library::dispatch::normalize_problem(kind, text);
+      },
+      py::arg("kind"), py::arg("text"), "The canonical kv text of a problem of kind (SpecError when malformed).");
+  m.def(
+      "plan",
+      [](const std::string& kind, const std::string& text, const std::string& arch) {
+        std::string json, text_form, status;
+        {
+          py::gil_scoped_release release;  // Python objects are made below, with the GIL held again
+          rocke::library::dispatch::Plan plan = rocke::library::dispatch::plan(kind, text, arch);
+          json = plan.to_json();
+          text_form = plan.to_text();
+          status = plan.status;
+        }
+        return py::make_tuple(json, text_form, status);
+      },
+      py::arg("kind"), py::arg("text"), py::arg("arch"),
+      "dispatch a problem of kind on arch: (rocke.plan/1 JSON, the text rocke plan prints, status).");
 }

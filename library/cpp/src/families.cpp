@@ -3,12 +3,17 @@
 // reader) and its normalizer (Spec.from_kv(kv).to_kv()), in name order like defined().
 #include "rocke_library/families.hpp"
 
+#include "rocke/errors.hpp"
+#include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_convert/register.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_dq/register.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_prep/register.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/contract.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_direct_fwd/contract.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/img2col/contract.hpp"
 #include "rocke_library/kernels/conv/img2col/register.hpp"
 
 namespace rocke::library {
@@ -30,6 +35,18 @@ families::FamilyRegistry& registry_with_library() {
     return shared;
   }();
   return registry;
+}
+
+families::LaunchContract launch_contract(std::string_view family, std::string_view kv,
+                                         const families::ProblemSizes& problem) {
+  if (family == "attention_fwd") {
+    return kernels::attention::attention_fwd::launch(kernels::attention::attention_fwd::AttentionFwdSpec::from_kv(kv), problem);
+  }
+  if (family == "conv_direct_fwd") {
+    return kernels::conv::conv_direct_fwd::launch(kernels::conv::conv_direct_fwd::ConvDirectFwdSpec::from_kv(kv), problem);
+  }
+  if (family == "img2col") return kernels::conv::img2col::launch(kernels::conv::img2col::Img2colSpec::from_kv(kv), problem);
+  throw KeyError(util::cat("no C++ launch contract for family '", family, "'"));
 }
 
 }  // namespace rocke::library

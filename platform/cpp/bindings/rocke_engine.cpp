@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -28,6 +29,7 @@
 #include "rocke/engine/bindings.hpp"
 #include "rocke/engine/emit_family.hpp"
 #include "rocke/families/spec.hpp"
+#include "rocke/families/launch.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/ir/canonical.hpp"
 #include "rocke/ir/errors.hpp"
@@ -146,6 +148,7 @@ py::dict arch_facts(const py::object& name) {
     else if (fact == "simds_per_cu") d[fact.c_str()] = a.simds_per_cu;
     else if (fact == "max_waves_per_simd") d[fact.c_str()] = a.max_waves_per_simd;
     else if (fact == "max_workgroups_per_cu") d[fact.c_str()] = a.max_workgroups_per_cu;
+    else if (fact == "cu_count") d[fact.c_str()] = a.cu_count;
     else if (fact == "arch_vgprs_per_wave") d[fact.c_str()] = a.arch_vgprs_per_wave;
     else if (fact == "agprs_per_wave") d[fact.c_str()] = a.agprs_per_wave;
     else if (fact == "unified_vgpr_file") d[fact.c_str()] = a.unified_vgpr_file;
@@ -386,6 +389,16 @@ PYBIND11_MODULE(rocke_engine, m) {
   m.def("_profile_text", &rocke::engine::profile_text, py::arg("text"), py::arg("arch"), py::arg("flavor"),
         py::arg("repeat") = 5,
         "Bench hook: median thread-CPU seconds of parse, verify and lower of rocke.ir/1 text, and its op count.");
+  m.def(
+      "launch_contract",
+      [](const std::string& family, const std::string& kv, const std::map<std::string, std::int64_t>& problem) {
+        rocke::families::ProblemSizes sizes(problem.begin(), problem.end());
+        py::gil_scoped_release release;
+        return rocke::families::platform_launch_contract(family, kv, sizes).to_json();
+      },
+      py::arg("family"), py::arg("kv"), py::arg("problem"),
+      "A platform family's launch contract for spec kv and a problem (name -> int) as rocke.launch/1 JSON: "
+      "SpecError, LaunchError as the Python contract raises them.");
   m.def("family_names", [] { return py::tuple(py::cast(rocke::families::registry().names())); },
         "Families with a C++ builder in this module, sorted.");
   m.def(

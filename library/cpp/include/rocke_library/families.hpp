@@ -6,6 +6,9 @@
 // the Python provider decides which of them ship.
 #pragma once
 
+#include <string_view>
+
+#include "rocke/families/launch.hpp"
 #include "rocke/families/registry.hpp"
 
 namespace rocke::library {
@@ -15,5 +18,11 @@ void register_library_families(families::FamilyRegistry& registry);
 
 // The process-wide registry (platform's families) with library's families added, once.
 families::FamilyRegistry& registry_with_library();
+
+// Python: family.launch(family.spec.from_kv(kv), problem) of a library family by name (the
+// bindings' launch_contract, rocke-library-plan --launch): SpecError, LaunchError; KeyError for a
+// family with no contract here.
+families::LaunchContract launch_contract(std::string_view family, std::string_view kv,
+                                         const families::ProblemSizes& problem);
 
 }  // namespace rocke::library

@@ -34,6 +34,7 @@ void set_fact(ArchTarget& arch, const std::string& fact, const data::NodeRef& va
   else if (fact == "simds_per_cu") arch.simds_per_cu = value.integer();
   else if (fact == "max_waves_per_simd") arch.max_waves_per_simd = value.integer();
   else if (fact == "max_workgroups_per_cu") arch.max_workgroups_per_cu = value.integer();
+  else if (fact == "cu_count") arch.cu_count = value.integer();
   else if (fact == "arch_vgprs_per_wave") arch.arch_vgprs_per_wave = value.integer();
   else if (fact == "agprs_per_wave") arch.agprs_per_wave = value.integer();
   else if (fact == "unified_vgpr_file") arch.unified_vgpr_file = value.boolean();

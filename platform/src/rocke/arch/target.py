@@ -47,6 +47,7 @@ class ArchTarget:
     simds_per_cu: int
     max_waves_per_simd: int
     max_workgroups_per_cu: int  # barrier-using workgroups resident per CU/WGP
+    cu_count: int  # CUs of the arch's largest part (CUs, also where compute_unit is the WGP)
     arch_vgprs_per_wave: int
     agprs_per_wave: int
     unified_vgpr_file: bool  # AGPRs allocated from the same file, after the arch VGPRs

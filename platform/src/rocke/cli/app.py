@@ -12,7 +12,7 @@ import os
 import sys
 
 import rocke
-from rocke.cli import bench_cmd, catalog_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, sim_cmd
+from rocke.cli import bench_cmd, catalog_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, plan_cmd, sim_cmd
 from rocke.cli.common import ArgumentParser, UsageError, one_line
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
@@ -49,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     emit_cmd.register(sub)
     gates_cmd.register(sub)
     catalog_cmd.register(sub)
+    plan_cmd.register(sub)
     sim_cmd.register(sub)
     bench_cmd.register(sub)
     demo_cmd.register(sub)

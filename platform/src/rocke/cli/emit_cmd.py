@@ -1,4 +1,4 @@
-"""`rocke emit FAMILY (--config N | --spec KV) [--arch A] --flavor F [--engine E] [--ir] [--out DIR]`.
+"""`rocke emit FAMILY (--config N | --spec KV) [--arch A] --flavor F [--engine E] [--ir] [--out DIR [--problem KV]]`.
 
 With --config N the arch is the config line's (--arch may be omitted; if given it must agree).
 `--engine cpp` builds with the family's C++ builder and lowers in C++; `--engine both` runs the
@@ -6,19 +6,26 @@ Python and the C++ builders and lowerers on the same spec and prints only identi
 refusal only when both refuse with the same text); any difference is an engine mismatch.
 
 With --out DIR it writes the artifacts a host loads (rocke.gates.artifacts: KERNEL.ll, KERNEL.rir,
-KERNEL.launch.json and, with ld.lld, KERNEL.hsaco) and prints what it wrote.
+KERNEL.launch.json and, with ld.lld, KERNEL.hsaco) and prints what it wrote. KERNEL.launch.json is
+the problem-independent launch template (rocke.launch-template/1); with --problem 'k=v ...'
+(integer sizes, the family's launch-contract keys) it is the family's launch contract for that
+problem (rocke.launch/1: grid, block, arguments with buffer sizes and values, workspace,
+zero-fills). With --engine cpp the contract comes from the family's C++ twin
+(`launch_contract` of its engine module), with both the two must agree byte for byte.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
 from rocke.cli.common import UsageError, add_target_args, config_arg
-from rocke.engine import EngineMismatchError, default_engine, first_difference, lower
+from rocke.engine import EngineMismatchError, EngineUnavailableError, default_engine, first_difference, lower
 from rocke.families import Family, Spec, build_family, get_family
 from rocke.families.configs import ConfigLine, family_configs
+from rocke.families.spec import INT_VALUE
 from rocke.gates.emitters import Emission, emit_cpp, emit_python
 from rocke.ir import print_kernel
 from rocke.isa import ToolchainError
@@ -34,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--ir", action="store_true", help="print the rocke.ir/1 text instead of LLVM IR")
     parser.add_argument("--out", metavar="DIR",
                         help="write KERNEL.ll, KERNEL.rir, KERNEL.launch.json (and KERNEL.hsaco with ld.lld) into DIR")
+    parser.add_argument("--problem", metavar="KV",
+                        help="with --out: the problem (integer sizes k=v ...) KERNEL.launch.json is the contract for")
     parser.set_defaults(run=run)
 
 
@@ -96,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     kv, arch = resolve_kv(family, args.config, args.spec, args.arch)
     if args.out is not None:
         return _write_out(args, family, kv, arch)
+    if args.problem is not None:
+        raise UsageError("--problem needs --out (it sizes KERNEL.launch.json)")
     if not args.ir and not args.flavor:
         raise UsageError("--flavor is required unless --ir is given")
     engine = default_engine() if args.engine is None else args.engine
@@ -117,10 +128,11 @@ def _write_out(args: argparse.Namespace, family: Family, kv: str, arch: str) -> 
     if not args.flavor:
         raise UsageError("--flavor is required with --out")
     spec = family.spec.from_kv(kv)
+    contract = None if args.problem is None else problem_contract(family, spec, args.problem, args.engine)
     kernel = build_family(family, spec, arch)
     try:
         done = write_artifacts(kernel, family=family.name, spec=spec.to_kv(), arch=arch, flavor=args.flavor,
-                               out=Path(args.out), engine=args.engine)
+                               out=Path(args.out), engine=args.engine, contract=contract)
     except OSError as exc:
         raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from None
     except ToolchainError as exc:
@@ -131,3 +143,37 @@ def _write_out(args: argparse.Namespace, family: Family, kv: str, arch: str) -> 
     for reason in done.skipped:
         print(f"skipped {reason}")
     return 0
+
+
+def parse_problem_sizes(text: str) -> dict[str, int]:
+    """'k=v ...' with decimal integer values (the family's launch-contract keys); UsageError otherwise."""
+    sizes: dict[str, int] = {}
+    for pair in text.split(" ") if text else []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key or not INT_VALUE.fullmatch(raw):
+            raise UsageError(f"--problem: malformed pair '{pair}' (expected key=integer)")
+        if key in sizes:
+            raise UsageError(f"--problem: key '{key}' given twice")
+        sizes[key] = int(raw)
+    return sizes
+
+
+def problem_contract(family: Family, spec: Spec, problem: str, engine: str | None) -> str:
+    """The family's launch contract JSON for a problem, from the chosen engine(s)."""
+    if family.launch is None:
+        raise UsageError(f"{family.name} has no launch contract")
+    sizes = parse_problem_sizes(problem)
+    engine = default_engine() if engine is None else engine
+    py = family.launch(spec, sizes).to_json() if engine != "cpp" else None
+    if engine == "python":
+        assert py is not None
+        return py
+    module = importlib.import_module(family.cpp_engine) if family.cpp_engine else None
+    if module is None or not hasattr(module, "launch_contract"):
+        raise EngineUnavailableError(f"{family.name}: no C++ launch contract (engine module "
+                                     f"'{family.cpp_engine or 'none'}' has no launch_contract)")
+    cpp = module.launch_contract(family.name, spec.to_kv(), sizes)
+    if py is not None and py != cpp:
+        raise EngineMismatchError(f"python and cpp launch contracts differ for {family.name} [{spec.to_kv()}]: "
+                                  f"{first_difference(py, cpp)}")
+    return cpp

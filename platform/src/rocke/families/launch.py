@@ -16,6 +16,7 @@ from typing import Any
 CONTRACT_FORMAT = "rocke.launch/1"
 ARG_ROLES = ("input", "output", "inout", "scalar")  # inout: read and written (e.g. atomic adds)
 MAX_BUFFER_BYTES = 2**31 - 1  # buffer offsets are i32 and 2^31 marks an out-of-range lane
+MAX_SIZE = 2**31 - 1  # problem sizes are i32 kernel arguments
 
 
 class LaunchError(ValueError):
@@ -114,8 +115,16 @@ def problem_sizes(family: str, problem: Mapping[str, int], keys: Sequence[str]) 
         value = problem[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise LaunchError(f"{family}: problem size {key} must be a positive int")
+        check_size(family, key, value)
         values.append(value)
     return tuple(values)
+
+
+def check_size(family: str, key: str, value: int) -> int:
+    """value when it fits the i32 kernel argument that carries it; LaunchError otherwise."""
+    if value > MAX_SIZE:
+        raise LaunchError(f"{family}: problem size {key}={value} exceeds {MAX_SIZE} (sizes are i32 kernel arguments)")
+    return value
 
 
 def check_buffer(family: str, name: str, nbytes: int) -> int:

@@ -2,7 +2,8 @@
 
 `write_artifacts` writes, into one directory, ``KERNEL.ll`` (the flavor's LLVM IR), ``KERNEL.rir``
 (the canonical rocke.ir/1 text), ``KERNEL.launch.json`` (the launch template,
-:func:`rocke.families.launch.launch_template`) and, when ld.lld is present and the running LLVM
+:func:`rocke.families.launch.launch_template`, or, given a problem, the family's launch contract
+for that problem, ``rocke.launch/1``) and, when ld.lld is present and the running LLVM
 validates the flavor, ``KERNEL.hsaco`` (the code object). Each file is written to a temporary
 name in the directory and renamed into place, so a reader never sees half a file, and an
 artifact set is written only once everything in it has been produced.
@@ -54,14 +55,15 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def write_artifacts(kernel: KernelDef, *, family: str, spec: str, arch: str, flavor: str, out: Path,
-                    engine: str | None = None, hsaco: bool = True) -> Artifacts:
-    """Write KERNEL.{ll,rir,launch.json} (and .hsaco when it can be linked) into out."""
+                    engine: str | None = None, hsaco: bool = True, contract: str | None = None) -> Artifacts:
+    """Write KERNEL.{ll,rir,launch.json} (and .hsaco when it can be linked) into out. `contract` (a
+    LaunchContract's JSON for one problem) replaces the problem-independent launch template."""
     ll = lower(kernel, arch=arch, flavor=flavor, engine=engine)
     files: dict[str, bytes] = {
         f"{kernel.name}.ll": ll.encode(),
         f"{kernel.name}.rir": print_kernel(kernel).encode(),
-        f"{kernel.name}.launch.json": template_json(launch_template(kernel, family=family, spec=spec,
-                                                                    arch=arch)).encode(),
+        f"{kernel.name}.launch.json": (contract if contract is not None else template_json(
+            launch_template(kernel, family=family, spec=spec, arch=arch))).encode(),
     }
     skipped: list[str] = []
     reason = hsaco_skip_reason(flavor) if hsaco else "not asked for"

@@ -28,6 +28,7 @@ struct ArchTarget : ir::ArchLike {
   std::int64_t simds_per_cu = 0;
   std::int64_t max_waves_per_simd = 0;
   std::int64_t max_workgroups_per_cu = 0;
+  std::int64_t cu_count = 0;  // CUs of the arch's largest part (CUs, also where compute_unit is the WGP)
   std::int64_t arch_vgprs_per_wave = 0;
   std::int64_t agprs_per_wave = 0;
   bool unified_vgpr_file = false;

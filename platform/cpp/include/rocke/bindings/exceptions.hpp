@@ -2,7 +2,7 @@
 // (rocke_engine, and every other module built on rocke::core, e.g. a library's engine module).
 // Python twins: the exception classes of rocke.ir.errors (ParseError, VerifyError),
 // rocke.lower.errors (LowerError), rocke.arch.errors, rocke.families.spec (SpecError),
-// rocke.families.configs (ConfigError), and the built-in ValueError, TypeError, KeyError,
+// rocke.families.configs (ConfigError), rocke.families.launch (LaunchError), and the built-in ValueError, TypeError, KeyError,
 // NotImplementedError.
 //
 // Each C++ exception becomes its Python twin with the same text (what parity compares), most
@@ -23,8 +23,9 @@
 
 #include "rocke/arch/errors.hpp"
 #include "rocke/engine/bindings.hpp"
-#include "rocke/families/configs.hpp"
 #include "rocke/errors.hpp"
+#include "rocke/families/configs.hpp"
+#include "rocke/families/launch.hpp"
 #include "rocke/families/spec.hpp"
 #include "rocke/ir/errors.hpp"
 #include "rocke/lower/errors.hpp"
@@ -52,6 +53,9 @@ inline void translate_exception(std::exception_ptr p) {
     if (p) std::rethrow_exception(p);
   } catch (const rocke::families::SpecError& e) {
     raise_twin("rocke.families.spec", "SpecError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
+               e.message());
+  } catch (const rocke::families::LaunchError& e) {
+    raise_twin("rocke.families.launch", "LaunchError", py::make_tuple(py_text(e.message())), PyExc_ValueError,
                e.message());
   } catch (const rocke::families::ConfigError& e) {
     raise_twin("rocke.families.configs", "ConfigError", py::make_tuple(py_text(e.message())), PyExc_ValueError,

@@ -11,104 +11,106 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 5)
     T("", 1, 4),
     S("format", "rocke.arch/1"),
-    // [2] fact -> [5, 30)
-    A("fact", 5, 25),
-    // [3] feature -> [30, 47)
-    A("feature", 30, 17),
-    // [4] arch -> [47, 51)
-    A("arch", 47, 4),
-    // [5] fact[0] -> [51, 53)
-    T("", 51, 2),
-    // [6] fact[1] -> [53, 55)
-    T("", 53, 2),
-    // [7] fact[2] -> [55, 57)
-    T("", 55, 2),
-    // [8] fact[3] -> [57, 59)
-    T("", 57, 2),
-    // [9] fact[4] -> [59, 61)
-    T("", 59, 2),
-    // [10] fact[5] -> [61, 63)
-    T("", 61, 2),
-    // [11] fact[6] -> [63, 65)
-    T("", 63, 2),
-    // [12] fact[7] -> [65, 67)
-    T("", 65, 2),
-    // [13] fact[8] -> [67, 69)
-    T("", 67, 2),
-    // [14] fact[9] -> [69, 71)
-    T("", 69, 2),
-    // [15] fact[10] -> [71, 73)
-    T("", 71, 2),
-    // [16] fact[11] -> [73, 75)
-    T("", 73, 2),
-    // [17] fact[12] -> [75, 77)
-    T("", 75, 2),
-    // [18] fact[13] -> [77, 79)
-    T("", 77, 2),
-    // [19] fact[14] -> [79, 81)
-    T("", 79, 2),
-    // [20] fact[15] -> [81, 83)
-    T("", 81, 2),
-    // [21] fact[16] -> [83, 85)
-    T("", 83, 2),
-    // [22] fact[17] -> [85, 87)
-    T("", 85, 2),
-    // [23] fact[18] -> [87, 89)
-    T("", 87, 2),
-    // [24] fact[19] -> [89, 91)
-    T("", 89, 2),
-    // [25] fact[20] -> [91, 93)
-    T("", 91, 2),
-    // [26] fact[21] -> [93, 95)
-    T("", 93, 2),
-    // [27] fact[22] -> [95, 97)
-    T("", 95, 2),
-    // [28] fact[23] -> [97, 99)
-    T("", 97, 2),
-    // [29] fact[24] -> [99, 101)
-    T("", 99, 2),
-    // [30] feature[0] -> [101, 104)
-    T("", 101, 3),
-    // [31] feature[1] -> [104, 107)
+    // [2] fact -> [5, 31)
+    A("fact", 5, 26),
+    // [3] feature -> [31, 48)
+    A("feature", 31, 17),
+    // [4] arch -> [48, 52)
+    A("arch", 48, 4),
+    // [5] fact[0] -> [52, 54)
+    T("", 52, 2),
+    // [6] fact[1] -> [54, 56)
+    T("", 54, 2),
+    // [7] fact[2] -> [56, 58)
+    T("", 56, 2),
+    // [8] fact[3] -> [58, 60)
+    T("", 58, 2),
+    // [9] fact[4] -> [60, 62)
+    T("", 60, 2),
+    // [10] fact[5] -> [62, 64)
+    T("", 62, 2),
+    // [11] fact[6] -> [64, 66)
+    T("", 64, 2),
+    // [12] fact[7] -> [66, 68)
+    T("", 66, 2),
+    // [13] fact[8] -> [68, 70)
+    T("", 68, 2),
+    // [14] fact[9] -> [70, 72)
+    T("", 70, 2),
+    // [15] fact[10] -> [72, 74)
+    T("", 72, 2),
+    // [16] fact[11] -> [74, 76)
+    T("", 74, 2),
+    // [17] fact[12] -> [76, 78)
+    T("", 76, 2),
+    // [18] fact[13] -> [78, 80)
+    T("", 78, 2),
+    // [19] fact[14] -> [80, 82)
+    T("", 80, 2),
+    // [20] fact[15] -> [82, 84)
+    T("", 82, 2),
+    // [21] fact[16] -> [84, 86)
+    T("", 84, 2),
+    // [22] fact[17] -> [86, 88)
+    T("", 86, 2),
+    // [23] fact[18] -> [88, 90)
+    T("", 88, 2),
+    // [24] fact[19] -> [90, 92)
+    T("", 90, 2),
+    // [25] fact[20] -> [92, 94)
+    T("", 92, 2),
+    // [26] fact[21] -> [94, 96)
+    T("", 94, 2),
+    // [27] fact[22] -> [96, 98)
+    T("", 96, 2),
+    // [28] fact[23] -> [98, 100)
+    T("", 98, 2),
+    // [29] fact[24] -> [100, 102)
+    T("", 100, 2),
+    // [30] fact[25] -> [102, 104)
+    T("", 102, 2),
+    // [31] feature[0] -> [104, 107)
     T("", 104, 3),
-    // [32] feature[2] -> [107, 110)
+    // [32] feature[1] -> [107, 110)
     T("", 107, 3),
-    // [33] feature[3] -> [110, 113)
+    // [33] feature[2] -> [110, 113)
     T("", 110, 3),
-    // [34] feature[4] -> [113, 116)
+    // [34] feature[3] -> [113, 116)
     T("", 113, 3),
-    // [35] feature[5] -> [116, 119)
+    // [35] feature[4] -> [116, 119)
     T("", 116, 3),
-    // [36] feature[6] -> [119, 122)
+    // [36] feature[5] -> [119, 122)
     T("", 119, 3),
-    // [37] feature[7] -> [122, 125)
+    // [37] feature[6] -> [122, 125)
     T("", 122, 3),
-    // [38] feature[8] -> [125, 128)
+    // [38] feature[7] -> [125, 128)
     T("", 125, 3),
-    // [39] feature[9] -> [128, 131)
+    // [39] feature[8] -> [128, 131)
     T("", 128, 3),
-    // [40] feature[10] -> [131, 134)
+    // [40] feature[9] -> [131, 134)
     T("", 131, 3),
-    // [41] feature[11] -> [134, 137)
+    // [41] feature[10] -> [134, 137)
     T("", 134, 3),
-    // [42] feature[12] -> [137, 140)
+    // [42] feature[11] -> [137, 140)
     T("", 137, 3),
-    // [43] feature[13] -> [140, 143)
+    // [43] feature[12] -> [140, 143)
     T("", 140, 3),
-    // [44] feature[14] -> [143, 146)
+    // [44] feature[13] -> [143, 146)
     T("", 143, 3),
-    // [45] feature[15] -> [146, 149)
+    // [45] feature[14] -> [146, 149)
     T("", 146, 3),
-    // [46] feature[16] -> [149, 152)
+    // [46] feature[15] -> [149, 152)
     T("", 149, 3),
-    // [47] arch[0] -> [152, 177)
-    T("", 152, 25),
-    // [48] arch[1] -> [177, 202)
-    T("", 177, 25),
-    // [49] arch[2] -> [202, 227)
-    T("", 202, 25),
-    // [50] arch[3] -> [227, 252)
-    T("", 227, 25),
+    // [47] feature[16] -> [152, 155)
+    T("", 152, 3),
+    // [48] arch[0] -> [155, 181)
+    T("", 155, 26),
+    // [49] arch[1] -> [181, 207)
+    T("", 181, 26),
+    // [50] arch[2] -> [207, 233)
+    T("", 207, 26),
+    // [51] arch[3] -> [233, 259)
+    T("", 233, 26),
     S("name", "name"),
     S("source", "LLVM GCNProcessors.td ProcessorModel names; llvm/docs/AMDGPUUsage.rst, table 'AMDGPU Processors'"),
     S("name", "generation"),
@@ -131,6 +133,8 @@ constexpr Node kNodes[] = {
     S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWavesPerEU: 8 with FeatureGFX90AInsts (gfx942, gfx950), 16 on gfx10.3+ (gfx1100, gfx1201)"),
     S("name", "max_workgroups_per_cu"),
     S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWorkGroupsPerCU: at most 16 workgroups that use barriers per CU, 32 per WGP on gfx10+ in WGP mode; single-wave workgroups use no barrier"),
+    S("name", "cu_count"),
+    S("source", "AMD product specifications, compute units of the arch's largest part: Instinct MI300X data sheet 304 CUs (gfx942), Instinct MI355X data sheet 256 CUs (gfx950), Radeon RX 7900 XTX specifications 96 CUs (gfx1100), Radeon RX 9070 XT specifications 64 CUs (gfx1201); counted as CUs even where compute_unit is the WGP (two CUs); dispatch sizes split-K grids from it"),
     S("name", "arch_vgprs_per_wave"),
     S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumArchVGPRs = 256 (v0-v255)"),
     S("name", "agprs_per_wave"),
@@ -221,6 +225,7 @@ constexpr Node kNodes[] = {
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 8LL),
     I("max_workgroups_per_cu", 16LL),
+    I("cu_count", 304LL),
     I("arch_vgprs_per_wave", 256LL),
     I("agprs_per_wave", 256LL),
     B("unified_vgpr_file", true),
@@ -229,15 +234,15 @@ constexpr Node kNodes[] = {
     I("vgpr_alloc_granule", 8LL),
     I("sgprs_per_wave", 102LL),
     I("sgpr_count_max", 112LL),
-    // [171] arch[0].sgpr_occupancy -> [252, 256)
-    A("sgpr_occupancy", 252, 4),
+    // [175] arch[0].sgpr_occupancy -> [259, 263)
+    A("sgpr_occupancy", 259, 4),
     S("mma_kind", "mfma"),
     I("buffer_rsrc_word3", 159744LL),
     S("waitcnt_model", "vmcnt_lgkmcnt"),
-    // [175] arch[0].waitcnt_counters -> [256, 259)
-    A("waitcnt_counters", 256, 3),
-    // [176] arch[0].features -> [259, 270)
-    A("features", 259, 11),
+    // [179] arch[0].waitcnt_counters -> [263, 266)
+    A("waitcnt_counters", 263, 3),
+    // [180] arch[0].features -> [266, 277)
+    A("features", 266, 11),
     S("name", "gfx950"),
     S("generation", "cdna4"),
     S("llvm_cpu", "gfx950"),
@@ -249,6 +254,7 @@ constexpr Node kNodes[] = {
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 8LL),
     I("max_workgroups_per_cu", 16LL),
+    I("cu_count", 256LL),
     I("arch_vgprs_per_wave", 256LL),
     I("agprs_per_wave", 256LL),
     B("unified_vgpr_file", true),
@@ -257,15 +263,15 @@ constexpr Node kNodes[] = {
     I("vgpr_alloc_granule", 8LL),
     I("sgprs_per_wave", 102LL),
     I("sgpr_count_max", 112LL),
-    // [196] arch[1].sgpr_occupancy -> [270, 274)
-    A("sgpr_occupancy", 270, 4),
+    // [201] arch[1].sgpr_occupancy -> [277, 281)
+    A("sgpr_occupancy", 277, 4),
     S("mma_kind", "mfma"),
     I("buffer_rsrc_word3", 159744LL),
     S("waitcnt_model", "vmcnt_lgkmcnt"),
-    // [200] arch[1].waitcnt_counters -> [274, 277)
-    A("waitcnt_counters", 274, 3),
-    // [201] arch[1].features -> [277, 292)
-    A("features", 277, 15),
+    // [205] arch[1].waitcnt_counters -> [281, 284)
+    A("waitcnt_counters", 281, 3),
+    // [206] arch[1].features -> [284, 299)
+    A("features", 284, 15),
     S("name", "gfx1100"),
     S("generation", "rdna3"),
     S("llvm_cpu", "gfx1100"),
@@ -277,6 +283,7 @@ constexpr Node kNodes[] = {
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 16LL),
     I("max_workgroups_per_cu", 32LL),
+    I("cu_count", 96LL),
     I("arch_vgprs_per_wave", 256LL),
     I("agprs_per_wave", 0LL),
     B("unified_vgpr_file", false),
@@ -289,10 +296,10 @@ constexpr Node kNodes[] = {
     S("mma_kind", "wmma"),
     I("buffer_rsrc_word3", 822243328LL),
     S("waitcnt_model", "vmcnt_lgkmcnt_vscnt"),
-    // [225] arch[2].waitcnt_counters -> [292, 296)
-    A("waitcnt_counters", 292, 4),
-    // [226] arch[2].features -> [296, 304)
-    A("features", 296, 8),
+    // [231] arch[2].waitcnt_counters -> [299, 303)
+    A("waitcnt_counters", 299, 4),
+    // [232] arch[2].features -> [303, 311)
+    A("features", 303, 8),
     S("name", "gfx1201"),
     S("generation", "rdna4"),
     S("llvm_cpu", "gfx1201"),
@@ -304,6 +311,7 @@ constexpr Node kNodes[] = {
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 16LL),
     I("max_workgroups_per_cu", 32LL),
+    I("cu_count", 64LL),
     I("arch_vgprs_per_wave", 256LL),
     I("agprs_per_wave", 0LL),
     B("unified_vgpr_file", false),
@@ -316,24 +324,24 @@ constexpr Node kNodes[] = {
     S("mma_kind", "wmma"),
     I("buffer_rsrc_word3", 822243328LL),
     S("waitcnt_model", "split_counters"),
-    // [250] arch[3].waitcnt_counters -> [304, 311)
-    A("waitcnt_counters", 304, 7),
-    // [251] arch[3].features -> [311, 321)
-    A("features", 311, 10),
-    // [252] arch[0].sgpr_occupancy[0] -> [321, 323)
-    T("", 321, 2),
-    // [253] arch[0].sgpr_occupancy[1] -> [323, 325)
-    T("", 323, 2),
-    // [254] arch[0].sgpr_occupancy[2] -> [325, 327)
-    T("", 325, 2),
-    // [255] arch[0].sgpr_occupancy[3] -> [327, 329)
-    T("", 327, 2),
-    // [256] arch[0].waitcnt_counters[0] -> [329, 331)
-    T("", 329, 2),
-    // [257] arch[0].waitcnt_counters[1] -> [331, 333)
-    T("", 331, 2),
-    // [258] arch[0].waitcnt_counters[2] -> [333, 335)
-    T("", 333, 2),
+    // [257] arch[3].waitcnt_counters -> [311, 318)
+    A("waitcnt_counters", 311, 7),
+    // [258] arch[3].features -> [318, 328)
+    A("features", 318, 10),
+    // [259] arch[0].sgpr_occupancy[0] -> [328, 330)
+    T("", 328, 2),
+    // [260] arch[0].sgpr_occupancy[1] -> [330, 332)
+    T("", 330, 2),
+    // [261] arch[0].sgpr_occupancy[2] -> [332, 334)
+    T("", 332, 2),
+    // [262] arch[0].sgpr_occupancy[3] -> [334, 336)
+    T("", 334, 2),
+    // [263] arch[0].waitcnt_counters[0] -> [336, 338)
+    T("", 336, 2),
+    // [264] arch[0].waitcnt_counters[1] -> [338, 340)
+    T("", 338, 2),
+    // [265] arch[0].waitcnt_counters[2] -> [340, 342)
+    T("", 340, 2),
     S("", "mfma"),
     S("", "packed_fp32"),
     S("", "global_atomic_fadd_f32"),
@@ -345,20 +353,20 @@ constexpr Node kNodes[] = {
     S("", "dot2_f32_f16"),
     S("", "global_load_lds"),
     S("", "readfirstlane"),
-    // [270] arch[1].sgpr_occupancy[0] -> [335, 337)
-    T("", 335, 2),
-    // [271] arch[1].sgpr_occupancy[1] -> [337, 339)
-    T("", 337, 2),
-    // [272] arch[1].sgpr_occupancy[2] -> [339, 341)
-    T("", 339, 2),
-    // [273] arch[1].sgpr_occupancy[3] -> [341, 343)
-    T("", 341, 2),
-    // [274] arch[1].waitcnt_counters[0] -> [343, 345)
-    T("", 343, 2),
-    // [275] arch[1].waitcnt_counters[1] -> [345, 347)
-    T("", 345, 2),
-    // [276] arch[1].waitcnt_counters[2] -> [347, 349)
-    T("", 347, 2),
+    // [277] arch[1].sgpr_occupancy[0] -> [342, 344)
+    T("", 342, 2),
+    // [278] arch[1].sgpr_occupancy[1] -> [344, 346)
+    T("", 344, 2),
+    // [279] arch[1].sgpr_occupancy[2] -> [346, 348)
+    T("", 346, 2),
+    // [280] arch[1].sgpr_occupancy[3] -> [348, 350)
+    T("", 348, 2),
+    // [281] arch[1].waitcnt_counters[0] -> [350, 352)
+    T("", 350, 2),
+    // [282] arch[1].waitcnt_counters[1] -> [352, 354)
+    T("", 352, 2),
+    // [283] arch[1].waitcnt_counters[2] -> [354, 356)
+    T("", 354, 2),
     S("", "mfma"),
     S("", "packed_fp32"),
     S("", "global_atomic_fadd_f32"),
@@ -374,14 +382,14 @@ constexpr Node kNodes[] = {
     S("", "global_load_lds_b128"),
     S("", "ds_read_tr16_b64"),
     S("", "readfirstlane"),
-    // [292] arch[2].waitcnt_counters[0] -> [349, 351)
-    T("", 349, 2),
-    // [293] arch[2].waitcnt_counters[1] -> [351, 353)
-    T("", 351, 2),
-    // [294] arch[2].waitcnt_counters[2] -> [353, 355)
-    T("", 353, 2),
-    // [295] arch[2].waitcnt_counters[3] -> [355, 357)
-    T("", 355, 2),
+    // [299] arch[2].waitcnt_counters[0] -> [356, 358)
+    T("", 356, 2),
+    // [300] arch[2].waitcnt_counters[1] -> [358, 360)
+    T("", 358, 2),
+    // [301] arch[2].waitcnt_counters[2] -> [360, 362)
+    T("", 360, 2),
+    // [302] arch[2].waitcnt_counters[3] -> [362, 364)
+    T("", 362, 2),
     S("", "wmma"),
     S("", "global_atomic_fadd_f32"),
     S("", "ds_bpermute"),
@@ -390,20 +398,20 @@ constexpr Node kNodes[] = {
     S("", "permlane16"),
     S("", "dot2_f32_f16"),
     S("", "readfirstlane"),
-    // [304] arch[3].waitcnt_counters[0] -> [357, 359)
-    T("", 357, 2),
-    // [305] arch[3].waitcnt_counters[1] -> [359, 361)
-    T("", 359, 2),
-    // [306] arch[3].waitcnt_counters[2] -> [361, 363)
-    T("", 361, 2),
-    // [307] arch[3].waitcnt_counters[3] -> [363, 365)
-    T("", 363, 2),
-    // [308] arch[3].waitcnt_counters[4] -> [365, 367)
-    T("", 365, 2),
-    // [309] arch[3].waitcnt_counters[5] -> [367, 369)
-    T("", 367, 2),
-    // [310] arch[3].waitcnt_counters[6] -> [369, 371)
-    T("", 369, 2),
+    // [311] arch[3].waitcnt_counters[0] -> [364, 366)
+    T("", 364, 2),
+    // [312] arch[3].waitcnt_counters[1] -> [366, 368)
+    T("", 366, 2),
+    // [313] arch[3].waitcnt_counters[2] -> [368, 370)
+    T("", 368, 2),
+    // [314] arch[3].waitcnt_counters[3] -> [370, 372)
+    T("", 370, 2),
+    // [315] arch[3].waitcnt_counters[4] -> [372, 374)
+    T("", 372, 2),
+    // [316] arch[3].waitcnt_counters[5] -> [374, 376)
+    T("", 374, 2),
+    // [317] arch[3].waitcnt_counters[6] -> [376, 378)
+    T("", 376, 2),
     S("", "wmma"),
     S("", "global_atomic_fadd_f32"),
     S("", "global_atomic_pk_add_bf16"),

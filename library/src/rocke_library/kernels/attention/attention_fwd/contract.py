@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer
+from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_buffer, check_size
 from rocke.helpers import ceil_div, elem_bytes
 
 from .builder import TENSORS
@@ -66,7 +66,7 @@ def _sizes(spec: AttentionFwdSpec, problem: Mapping[str, int]) -> dict[str, int]
         smallest = 0 if key in ("seqlen_q", "seqlen_k", "max_seqlen_q", "total_q", "total_k") else 1
         if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
             raise LaunchError(f"{fam}: problem size {key} must be an int >= {smallest}")
-        sizes[key] = value
+        sizes[key] = check_size(fam, key, value)
     if sizes["heads_q"] % sizes["heads_kv"] != 0:
         raise LaunchError(f"{fam}: heads_q={sizes['heads_q']} is not a multiple of heads_kv={sizes['heads_kv']}")
     for key, value in default_strides(spec, sizes).items():

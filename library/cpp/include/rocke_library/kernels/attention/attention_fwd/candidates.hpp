@@ -1,0 +1,23 @@
+// rocKE library: the dispatch hook of attention_fwd -- its candidates for an attention forward
+// problem, in order (largest MMA atom first; the tile of the atom's wave size).
+// Python twin: rocke_library/kernels/attention/attention_fwd/candidates.py
+#pragma once
+
+#include <tuple>
+#include <vector>
+
+#include "rocke/arch/target.hpp"
+#include "rocke_library/dispatch/attention_fwd.hpp"
+#include "rocke_library/kernels/candidate.hpp"
+
+namespace rocke::library::kernels::attention::attention_fwd {
+
+inline constexpr std::int64_t kLdsPad = 8;
+
+// (block_m, block_n, waves) for the arch's wave size.
+std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim);
+// The launch contract's problem for this attention problem (sizes and every stride).
+families::ProblemSizes contract_sizes(const dispatch::AttentionFields& problem);
+std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target);
+
+}  // namespace rocke::library::kernels::attention::attention_fwd

@@ -1,0 +1,173 @@
+// Python twin: rocke_library/dispatch/dispatch.py
+#include "rocke_library/dispatch/dispatch.hpp"
+
+#include <functional>
+#include <optional>
+
+#include "rocke/arch/target.hpp"
+#include "rocke/errors.hpp"
+#include "rocke/families/refusals.hpp"
+#include "rocke/util/strings.hpp"
+#include "rocke_library/dispatch/reasons.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/candidates.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/contract.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_direct_fwd/candidates.hpp"
+#include "rocke_library/kernels/conv/conv_direct_fwd/contract.hpp"
+#include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+
+namespace rocke::library::dispatch {
+
+namespace {
+
+using kernels::Candidate;
+
+// One serving family: its hook and what _try needs of it (spec parse, refusal table, contract).
+template <class P>
+struct Hook {
+  std::string_view family;
+  std::function<std::vector<Candidate>(const P&, const arch::ArchTarget&)> candidates;
+  const families::RefusalTable* refusals;
+  // from_kv(kv) then launch(spec, sizes): SpecError / LaunchError as Python raises them; the
+  // canonical kv is passed to check between the two.
+  std::function<families::LaunchContract(std::string_view kv, const families::ProblemSizes& sizes,
+                                         const std::function<void(const std::string&)>& check)>
+      launch;
+};
+
+template <class S, class Contract>
+auto launcher(Contract contract) {
+  return [contract](std::string_view kv, const families::ProblemSizes& sizes,
+                    const std::function<void(const std::string&)>& check) {
+    S spec = S::from_kv(kv);
+    check(spec.to_kv());
+    return contract(spec, sizes);
+  };
+}
+
+const std::vector<Hook<AttentionFwdProblem>>& attention_fwd_hooks() {
+  namespace fam = kernels::attention::attention_fwd;
+  static const std::vector<Hook<AttentionFwdProblem>> hooks = {
+      {"attention_fwd",
+       [](const AttentionFwdProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); },
+       &fam::kRefusals, launcher<fam::AttentionFwdSpec>(fam::launch)},
+  };
+  return hooks;
+}
+
+const std::vector<Hook<ConvFwdProblem>>& conv_fwd_hooks() {
+  namespace fam = kernels::conv::conv_direct_fwd;
+  static const std::vector<Hook<ConvFwdProblem>> hooks = {
+      {"conv_direct_fwd", [](const ConvFwdProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); },
+       &fam::kRefusals, launcher<fam::ConvDirectFwdSpec>(fam::launch)},
+  };
+  return hooks;
+}
+
+struct Outcome {
+  std::optional<Rejection> rejection;
+  std::optional<Launch> launch;
+};
+
+template <class P>
+Outcome try_candidate(const Hook<P>& hook, const Candidate& candidate, const std::string& arch) {
+  if (!candidate.reasons.empty()) {
+    return {Rejection{std::string(hook.family), candidate.spec, ordered(candidate.reasons), candidate.detail}, {}};
+  }
+  // Which step refused: spec rules (SpecError from from_kv), the table, then the contract.
+  std::string stage = "spec";
+  try {
+    families::LaunchContract contract = hook.launch(candidate.spec, candidate.sizes, [&](const std::string& kv) {
+      stage = "resources";
+      families::check_resources(*hook.refusals, kv, arch);
+      stage = "contract";
+    });
+    return {{}, Launch{std::string(hook.family), candidate.spec, std::move(contract)}};
+  } catch (const families::LaunchError& exc) {
+    return {Rejection{std::string(hook.family), candidate.spec, {"TOO_LARGE"}, exc.what()}, {}};
+  } catch (const ValueError& exc) {
+    if (stage == "contract") throw;
+    std::string code = stage == "spec" ? "SPEC_REFUSED" : "RESOURCE_REFUSED";
+    return {Rejection{std::string(hook.family), candidate.spec, {code}, exc.what()}, {}};
+  }
+}
+
+template <class P>
+Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>>& hooks) {
+  const arch::ArchTarget& target = arch::get_arch(arch_name);
+  std::string kind(P::kKind), kv = problem.to_kv();
+  if (problem.dead()) return Plan{kind, target.name, kv, "dead", {}, {}};
+  std::vector<Rejection> rejected;
+  std::size_t tried = 0;
+  for (const Hook<P>& hook : hooks) {
+    for (const Candidate& candidate : hook.candidates(problem, target)) {
+      ++tried;
+      Outcome outcome = try_candidate(hook, candidate, target.name);
+      if (outcome.launch.has_value()) {
+        return Plan{kind, target.name, kv, "planned", {std::move(*outcome.launch)}, rejected};
+      }
+      rejected.push_back(std::move(*outcome.rejection));
+    }
+  }
+  if (tried == 0) {
+    rejected.push_back(Rejection{"", "", {"NO_INSTANCE"}, util::cat(kind, ": no family of this build serves it")});
+  }
+  return Plan{kind, target.name, kv, "refused", {}, rejected};
+}
+
+template <class P>
+const std::vector<Hook<P>>& no_hooks() {
+  static const std::vector<Hook<P>> hooks;
+  return hooks;
+}
+
+const std::vector<std::string_view> kKinds = {"attention_bwd", "attention_fwd", "conv_dgrad", "conv_fwd", "conv_wgrad"};
+
+}  // namespace
+
+const std::vector<std::string_view>& kinds() { return kKinds; }
+
+// Per kind, the serving families in the order dispatch tries them (Python: HOOKS).
+Plan dispatch(const AttentionBwdProblem& problem, std::string_view arch) {
+  return run(problem, arch, no_hooks<AttentionBwdProblem>());
+}
+Plan dispatch(const AttentionFwdProblem& problem, std::string_view arch) {
+  return run(problem, arch, attention_fwd_hooks());
+}
+Plan dispatch(const ConvDgradProblem& problem, std::string_view arch) {
+  return run(problem, arch, no_hooks<ConvDgradProblem>());
+}
+Plan dispatch(const ConvFwdProblem& problem, std::string_view arch) { return run(problem, arch, conv_fwd_hooks()); }
+Plan dispatch(const ConvWgradProblem& problem, std::string_view arch) {
+  return run(problem, arch, no_hooks<ConvWgradProblem>());
+}
+
+namespace {
+
+template <class F>
+auto with_kind(std::string_view kind, F f) {
+  if (kind == "attention_bwd") return f(static_cast<AttentionBwdProblem*>(nullptr));
+  if (kind == "attention_fwd") return f(static_cast<AttentionFwdProblem*>(nullptr));
+  if (kind == "conv_dgrad") return f(static_cast<ConvDgradProblem*>(nullptr));
+  if (kind == "conv_fwd") return f(static_cast<ConvFwdProblem*>(nullptr));
+  if (kind == "conv_wgrad") return f(static_cast<ConvWgradProblem*>(nullptr));
+  throw ValueError(util::cat("unknown problem kind '", kind, "'; known: ", util::join(kKinds, ", ")));
+}
+
+}  // namespace
+
+std::string normalize_problem(std::string_view kind, std::string_view text) {
+  return with_kind(kind, [&](auto* tag) {
+    using P = std::remove_pointer_t<decltype(tag)>;
+    return P::parse(text).to_kv();
+  });
+}
+
+Plan plan(std::string_view kind, std::string_view text, std::string_view arch) {
+  return with_kind(kind, [&](auto* tag) {
+    using P = std::remove_pointer_t<decltype(tag)>;
+    return dispatch(P::parse(text), arch);
+  });
+}
+
+}  // namespace rocke::library::dispatch

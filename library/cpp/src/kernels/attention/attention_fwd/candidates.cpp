@@ -1,0 +1,78 @@
+// Python twin: rocke_library/kernels/attention/attention_fwd/candidates.py
+#include "rocke_library/kernels/attention/attention_fwd/candidates.hpp"
+
+#include <algorithm>
+
+#include "rocke/arch/mma.hpp"
+#include "rocke/util/strings.hpp"
+#include "rocke_library/kernels/attention/attention_fwd/spec.hpp"
+
+namespace rocke::library::kernels::attention::attention_fwd {
+
+namespace {
+
+constexpr std::string_view kFamily = AttentionFwdSpec::kFamily;
+
+}  // namespace
+
+std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim) {
+  if (target.wave_size == 64) return {64, 64, 2};
+  return {64, head_dim <= 64 ? 32 : 16, 4};
+}
+
+families::ProblemSizes contract_sizes(const dispatch::AttentionFields& problem) {
+  families::ProblemSizes sizes;
+  std::vector<std::string_view> dims;
+  if (problem.seq_mode == "batched") {
+    sizes = {{"batch", problem.batch}, {"seqlen_q", problem.seqlen_q}, {"seqlen_k", problem.seqlen_k}};
+    dims = {"b", "s", "h"};
+  } else {
+    sizes = {{"batch", problem.batch}, {"max_seqlen_q", problem.seqlen_q}, {"total_q", problem.total_q},
+             {"total_k", problem.total_k}};
+    dims = {"s", "h"};
+  }
+  sizes["heads_q"] = problem.heads_q;
+  sizes["heads_kv"] = problem.heads_kv;
+  for (std::string_view tensor : {"q", "k", "v", "o"}) {
+    for (std::string_view dim : dims) sizes[util::cat(tensor, "_stride_", dim)] = problem.stride(tensor, dim);
+  }
+  return sizes;
+}
+
+std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target) {
+  std::vector<std::string> reasons, details;
+  if (std::find(kInputDtypes.begin(), kInputDtypes.end(), problem.dtype) == kInputDtypes.end()) {
+    reasons.emplace_back("DTYPE_UNSUPPORTED");
+    details.push_back(util::cat("dtype=", problem.dtype, "; ", kFamily, " has ", util::join(kInputDtypes, ", ")));
+  }
+  if (std::find(kHeadDims.begin(), kHeadDims.end(), problem.head_dim) == kHeadDims.end()) {
+    std::vector<std::string> dims;
+    for (std::int64_t d : kHeadDims) dims.push_back(std::to_string(d));
+    reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
+    details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; ", kFamily, " has ",
+                                util::join(dims, ", ")));
+  }
+  if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
+  std::vector<const arch::MmaOp*> atoms =
+      arch::mma_ops({.arch = target.name, .a_dtype = problem.dtype, .b_dtype = problem.dtype, .acc_dtype = "f32"});
+  std::stable_sort(atoms.begin(), atoms.end(),
+                   [](const arch::MmaOp* x, const arch::MmaOp* y) { return x->m * x->n * x->k > y->m * y->n * y->k; });
+  if (atoms.empty()) {
+    return {Candidate{std::string(kFamily), "", {}, {"ARCH_UNSUPPORTED"},
+                      util::cat(target.name, " has no MMA atom for ", problem.dtype, " accumulating in f32")}};
+  }
+  auto [block_m, block_n, waves] = tile(target, problem.head_dim);
+  families::ProblemSizes sizes = contract_sizes(problem);
+  std::vector<Candidate> out;
+  for (const arch::MmaOp* op : atoms) {
+    families::KvValues fields = {{"block_m", block_m},       {"block_n", block_n},
+                                 {"dtype", problem.dtype},   {"head_dim", problem.head_dim},
+                                 {"lds_pad", kLdsPad},       {"mask", problem.mask},
+                                 {"op_id", op->id},          {"seq_mode", problem.seq_mode},
+                                 {"waves", waves}};
+    out.push_back(Candidate{std::string(kFamily), spec_kv(fields), sizes, {}, ""});
+  }
+  return out;
+}
+
+}  // namespace rocke::library::kernels::attention::attention_fwd

@@ -1,0 +1,112 @@
+"""dispatch(problem, arch): a problem to a plan, trying each serving family's candidates in order.
+
+This module only lists: the problem kinds (KINDS) and, per kind, the families whose dispatch hook
+(`candidates(problem, target)` in the family's folder, rocke_library.kernels.candidate) serves
+it, in the order they are tried (HOOKS). Adding a family is one line there. The loop, per
+candidate in order: the hook's own reasons; else the spec (its rules: SPEC_REFUSED), the
+family's resource-refusal table (RESOURCE_REFUSED) and the launch contract for the problem
+(TOO_LARGE). The first candidate with no reason is planned; every one tried before it is
+listed as rejected. A dead problem (its `dead()`: empty outputs) is planned as no launch before
+any hook runs. A kind no family serves is refused with NO_INSTANCE.
+C++ twin: rocke_library/dispatch/dispatch.hpp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rocke.arch import ArchTarget, get_arch
+from rocke.families import Family
+from rocke.families.launch import LaunchError
+from rocke.families.refusals import ResourceRefusal, check_resources, family_table
+from rocke.families.spec import SpecError
+from rocke_library.kernels.attention.attention_fwd import candidates as attention_fwd_hook
+from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
+from rocke_library.kernels.candidate import Candidate
+from rocke_library.kernels.conv.conv_direct_fwd import candidates as conv_direct_fwd_hook
+from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
+
+from .attention_bwd import AttentionBwdProblem
+from .attention_fwd import AttentionFwdProblem
+from .conv_dgrad import ConvDgradProblem
+from .conv_fwd import ConvFwdProblem
+from .conv_wgrad import ConvWgradProblem
+from .plan import Launch, Plan, Rejection
+from .problem import Problem
+from .reasons import ordered
+
+Hook = Callable[[Any, ArchTarget], list[Candidate]]
+
+KINDS: dict[str, type[Problem]] = {
+    "attention_bwd": AttentionBwdProblem,
+    "attention_fwd": AttentionFwdProblem,
+    "conv_dgrad": ConvDgradProblem,
+    "conv_fwd": ConvFwdProblem,
+    "conv_wgrad": ConvWgradProblem,
+}
+
+# Per kind, (family, hook) in the order dispatch tries them.
+HOOKS: dict[str, tuple[tuple[Family, Hook], ...]] = {
+    "attention_bwd": (),
+    "attention_fwd": ((ATTENTION_FWD, attention_fwd_hook.candidates),),
+    "conv_dgrad": (),
+    "conv_fwd": ((CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),),
+    "conv_wgrad": (),
+}
+
+
+def problem_kind(kind: str) -> type[Problem]:
+    if kind not in KINDS:
+        raise ValueError(f"unknown problem kind '{kind}'; known: {', '.join(KINDS)}")
+    return KINDS[kind]
+
+
+def parse_problem(kind: str, text: str) -> Problem:
+    """The problem of kind from a caller's kv text (Problem.parse); ValueError when malformed."""
+    return problem_kind(kind).parse(text)
+
+
+def _try(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | None, Launch | None]:
+    if candidate.reasons:
+        return Rejection(family.name, candidate.spec, ordered(candidate.reasons), candidate.detail), None
+    assert family.spec is not None and family.launch is not None
+    try:
+        spec = family.spec.from_kv(candidate.spec)
+    except SpecError as exc:
+        return Rejection(family.name, candidate.spec, ("SPEC_REFUSED",), str(exc)), None
+    try:
+        check_resources(family_table(family), spec, arch)
+    except ResourceRefusal as exc:
+        return Rejection(family.name, candidate.spec, ("RESOURCE_REFUSED",), str(exc)), None
+    try:
+        contract = family.launch(spec, dict(candidate.sizes))
+    except LaunchError as exc:
+        return Rejection(family.name, candidate.spec, ("TOO_LARGE",), str(exc)), None
+    return None, Launch(family.name, candidate.spec, contract)
+
+
+def dispatch(problem: Problem, arch: str) -> Plan:
+    """The plan of problem on arch (module docstring); an unknown arch is a ValueError."""
+    target = get_arch(arch)
+    kind, kv = problem.KIND, problem.to_kv()
+    if problem.dead():
+        return Plan(kind, target.name, kv, "dead")
+    rejected: list[Rejection] = []
+    tried = 0
+    for family, hook in HOOKS[kind]:
+        for candidate in hook(problem, target):
+            tried += 1
+            rejection, launch = _try(family, candidate, target.name)
+            if launch is not None:
+                return Plan(kind, target.name, kv, "planned", (launch,), tuple(rejected))
+            assert rejection is not None
+            rejected.append(rejection)
+    if tried == 0:
+        rejected.append(Rejection("", "", ("NO_INSTANCE",), f"{kind}: no family of this build serves it"))
+    return Plan(kind, target.name, kv, "refused", (), tuple(rejected))
+
+
+def plan(kind: str, text: str, arch: str) -> Plan:
+    """parse_problem + dispatch."""
+    return dispatch(parse_problem(kind, text), arch)

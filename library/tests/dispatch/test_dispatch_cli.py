@@ -1,0 +1,84 @@
+"""The dispatch command lines with library installed: `rocke plan` (through the rocke.planners
+entry point, every engine), `rocke emit --out DIR --problem KV` (the problem's launch contract as
+KERNEL.launch.json, both engines) and the C++ planner `rocke-library-plan` (no Python), whose
+bytes and exit codes equal the Python planner's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from rocke.cli import app
+from rocke.gates.emitters import find_native_emitter
+from rocke_library.dispatch import plan
+from rocke_library.kernels.conv.conv_direct_fwd.contract import launch
+from rocke_library.kernels.conv.conv_direct_fwd.spec import ConvDirectFwdSpec
+
+CONV = "n=2 h=9 w=9 c=16 k=32 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"
+REFUSED = "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=96 dtype=f32"
+
+
+def _run(argv, capsys):
+    code = app.main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("engine", ["python", "cpp", "both"])
+def test_rocke_plan_through_the_entry_point(engine, capsys):
+    want = plan("conv_fwd", CONV, "gfx942")
+    assert _run(["plan", "conv_fwd", "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
+        (0, want.to_text(), "")
+    assert _run(["plan", "conv_direct_fwd", "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
+                capsys) == (0, want.to_json(), "")
+    code, out, _ = _run(["plan", "attention_fwd", "--problem", REFUSED, "--arch", "gfx942", "--engine", engine],
+                        capsys)
+    assert code == 1 and "DTYPE_UNSUPPORTED" in out and "HEAD_DIM_UNSUPPORTED" in out
+    code, out, err = _run(["plan", "attention_fwd", "--problem", REFUSED.replace("heads_q=1", "heads_q=3")
+                           .replace("heads_kv=1", "heads_kv=2"), "--arch", "gfx942", "--engine", engine], capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("rocke plan: error: attention_fwd problem: heads_q=3: must be a multiple of heads_kv=2")
+    code, out, _ = _run(["plan", "conv_wgrad", "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys)
+    assert code == 1 and "NO_INSTANCE" in out
+
+
+@pytest.mark.parametrize("engine", ["python", "both"])
+def test_emit_out_with_a_problem_writes_its_contract(engine, tmp_path, capsys):
+    result = plan("conv_fwd", CONV, "gfx942")
+    spec = result.launches[0].spec
+    sizes = dict(result.launches[0].contract.problem)
+    problem = " ".join(f"{k}={v}" for k, v in sizes.items())
+    code, out, err = _run(["emit", "conv_direct_fwd", "--spec", spec, "--arch", "gfx942", "--flavor", "llvm22",
+                           "--out", str(tmp_path), "--problem", problem, "--engine", engine], capsys)
+    assert code == 0, err
+    kernel = ConvDirectFwdSpec.from_kv(spec).kernel_name()
+    text = (tmp_path / f"{kernel}.launch.json").read_text()
+    assert text == launch(ConvDirectFwdSpec.from_kv(spec), sizes).to_json() == result.launches[0].contract.to_json()
+    assert json.loads(text)["format"] == "rocke.launch/1" and f"{kernel}.launch.json" in out
+    code, _, _ = _run(["emit", "conv_direct_fwd", "--spec", spec, "--arch", "gfx942", "--flavor", "llvm22",
+                       "--out", str(tmp_path / "t")], capsys)  # no problem: the template
+    assert code == 0 and json.loads((tmp_path / "t" / f"{kernel}.launch.json").read_text())["format"] == \
+        "rocke.launch-template/1"
+    code, _, err = _run(["emit", "conv_direct_fwd", "--spec", spec, "--arch", "gfx942", "--flavor", "llvm22",
+                         "--out", str(tmp_path), "--problem", problem.replace("c=16", "c=15")], capsys)
+    assert code == 2 and "conv_direct_fwd: c/g=15 is not a multiple of vec=8" in err
+
+
+def test_the_cpp_planner_needs_no_python():
+    exe = find_native_emitter("rocke-library-plan")
+    for kind, text, arch, status in [("conv_fwd", CONV, "gfx1100", 0), ("attention_fwd", REFUSED, "gfx950", 1)]:
+        want = plan(kind, text, arch)
+        for flag, expected in (([], want.to_text()), (["--json"], want.to_json())):
+            out = subprocess.run([str(exe), kind, "--problem", text, "--arch", arch, *flag], capture_output=True,
+                                 text=True, env={}, timeout=60)
+            assert (out.returncode, out.stdout) == (status, expected), out.stderr
+    bad = subprocess.run([str(exe), "conv_fwd", "--problem", "n=1 n=2", "--arch", "gfx942"], capture_output=True,
+                         text=True, env={}, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "key 'n' given twice" in bad.stderr
+    contract = plan("conv_fwd", CONV, "gfx942").launches[0]
+    problem = " ".join(f"{k}={v}" for k, v in contract.contract.problem)
+    out = subprocess.run([str(exe), "--launch", "conv_direct_fwd", "--spec", contract.spec, "--problem", problem],
+                         capture_output=True, text=True, env={}, timeout=60)
+    assert (out.returncode, out.stdout) == (0, contract.contract.to_json()), out.stderr

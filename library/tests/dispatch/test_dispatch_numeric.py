@@ -1,0 +1,159 @@
+"""Plans executed end to end on the simulator: problem -> dispatch -> plan -> simulated launches
+(through the plans' launch contracts, rocke_library.dispatch.execute) -> the family's numpy
+reference, for the product families dispatch serves (attention_fwd for attention_fwd problems,
+conv_direct_fwd for conv_fwd problems). Each case has a negative control: the same plan run with
+the family's deliberately broken builder fails the same comparison."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from rocke.families.spec import SpecError
+from rocke.sim import compare
+from rocke_library.dispatch import plan
+from rocke_library.dispatch.execute import execute
+from rocke_library.kernels.attention.attention_fwd import numerics as attn_numerics
+from rocke_library.kernels.attention.attention_fwd.builder import build as attention_build
+from rocke_library.kernels.attention.attention_fwd.reference import NUMPY_DTYPES as ATTN_DTYPES
+from rocke_library.kernels.attention.attention_fwd.reference import reference as attention_reference
+from rocke_library.kernels.attention.attention_fwd.spec import AttentionFwdSpec
+from rocke_library.kernels.conv.conv_direct_fwd.builder import build as conv_build
+from rocke_library.kernels.conv.conv_direct_fwd.numerics import TOL as CONV_TOL
+from rocke_library.kernels.conv.conv_direct_fwd.reference import NUMPY_DTYPES as CONV_DTYPES
+from rocke_library.kernels.conv.conv_direct_fwd.reference import reference as conv_reference
+from rocke_library.kernels.conv.conv_direct_fwd.spec import ConvDirectFwdSpec
+
+pytestmark = pytest.mark.numeric
+
+
+def _broken(build, fault):
+    return lambda family, spec, arch: build(spec, arch, _fault=fault)
+
+
+# ---- attention_fwd -------------------------------------------------------------------------------
+
+ATTENTION = [
+    # (arch, problem, the broken variant of the negative control)
+    ("gfx942", "batch=2 seqlen_q=37 seqlen_k=45 heads_q=4 heads_kv=2 head_dim=32 dtype=f16 mask=causal_br",
+     "wrong_kv_head"),
+    ("gfx1100", "batch=1 seqlen_q=21 seqlen_k=19 heads_q=2 heads_kv=1 head_dim=32 dtype=bf16 mask=causal_tl "
+     "q_stride_s=32 q_stride_h=672 o_stride_s=32 o_stride_h=672", "no_causal"),
+    ("gfx950", "batch=3 seqlen_q=20 seqlen_k=17 total_q=35 total_k=30 seq_mode=varlen heads_q=2 heads_kv=2 "
+     "head_dim=32 dtype=f16", "scale_twice"),
+]
+VARLEN_LENGTHS = {"gfx950": ((20, 0, 15), (17, 13, 0))}
+
+
+def _attention_case(arch: str, text: str, fault: str):
+    result = plan("attention_fwd", text, arch)
+    assert result.status == "planned", result.to_text()
+    contract = result.launches[0].contract
+    sizes = dict(contract.problem)
+    spec_kv = dict(pair.split("=") for pair in result.launches[0].spec.split(" "))
+    batch = sizes["batch"]
+    if spec_kv["seq_mode"] == "varlen":
+        seqlens_q, seqlens_k = VARLEN_LENGTHS[arch]
+    else:
+        seqlens_q, seqlens_k = (sizes["seqlen_q"],) * batch, (sizes["seqlen_k"],) * batch
+    case = attn_numerics.Case(seqlens_q, seqlens_k, sizes["heads_q"], sizes["heads_kv"])
+    dtype = ATTN_DTYPES[spec_kv["dtype"]]
+    d = int(spec_kv["head_dim"])
+    def run_once(build):
+        buffers, views = {}, {}
+        for tensor in ("q", "k", "v", "o"):
+            kv = tensor in ("k", "v")
+            elems = contract.arg(tensor).bytes // dtype.itemsize
+            rows, heads = (seqlens_k, case.heads_kv) if kv else (seqlens_q, case.heads_q)
+            flat = (np.full(elems + attn_numerics.CANARY, attn_numerics.SENTINEL, dtype) if tensor == "o"
+                    else np.random.default_rng(7 + "qkv".find(tensor)).standard_normal(elems).astype(dtype))
+            buffers[tensor] = flat
+            views[tensor] = attn_numerics._view(flat, spec_kv["seq_mode"], sizes, tensor, rows, heads, d)
+        lse_elems = contract.arg("lse").bytes // 4
+        lse = np.full(lse_elems + attn_numerics.CANARY, attn_numerics.SENTINEL, np.float32)
+        scale = 1.0 / math.sqrt(d)
+        given = {**buffers, "lse": lse, "scale": scale}
+        if spec_kv["seq_mode"] == "varlen":
+            given["cu_seqlens_q"] = np.concatenate([[0], np.cumsum(seqlens_q)]).astype(np.int32)
+            given["cu_seqlens_k"] = np.concatenate([[0], np.cumsum(seqlens_k)]).astype(np.int32)
+        execute(result, given, build=build, check_races=False)
+        fam_spec = AttentionFwdSpec.from_kv(result.launches[0].spec)
+        want = attention_reference(fam_spec, {"q": [np.array(x) for x in views["q"]],
+                                              "k": [np.array(x) for x in views["k"]],
+                                              "v": [np.array(x) for x in views["v"]],
+                                              "scale": float(np.float32(scale))})
+        got_lse, start = [], 0
+        for b, s in enumerate(seqlens_q):
+            if spec_kv["seq_mode"] == "batched":
+                got_lse.append(lse[b * case.heads_q * s:(b + 1) * case.heads_q * s].reshape(case.heads_q, s))
+            else:
+                got_lse.append(lse[:lse_elems].reshape(case.heads_q, sizes["total_q"])[:, start:start + s])
+            start += s
+        return attn_numerics.compare_outputs("dispatch attention_fwd", fam_spec, views["o"], got_lse, want["o"],
+                                             want["lse"], case, buffers["o"], lse,
+                                             contract.arg("o").bytes // dtype.itemsize, lse_elems)
+
+    return run_once(None), run_once(_broken(attention_build, fault))
+
+
+@pytest.mark.parametrize(("arch", "text", "fault"), ATTENTION, ids=[f"{a}-{f}" for a, _, f in ATTENTION])
+def test_dispatch_attention_fwd_plan_on_the_simulator(arch, text, fault):
+    good, broken = _attention_case(arch, text, fault)
+    assert good.ok, good.message
+    assert not broken.ok, f"negative control ({fault}) passed: {broken.message}"
+
+
+# ---- conv_direct_fwd -----------------------------------------------------------------------------
+
+CONV = [
+    ("gfx942", "n=2 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1", "skip_last_tap"),
+    ("gfx1201", "n=1 h=9 w=8 c=12 k=12 g=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 dtype=f32 align=8",
+     "no_pad_mask"),
+    ("gfx950", "n=1 h=6 w=7 c=6 k=4 g=2 filter_y=2 filter_x=3 pad_w=1 dil_h=2 dtype=bf16 align=4", "skip_last_tap"),
+]
+
+
+def _conv_case(arch: str, text: str, fault: str):
+    result = plan("conv_fwd", text, arch)
+    assert result.status == "planned", result.to_text()
+    launch = result.launches[0]
+    spec = ConvDirectFwdSpec.from_kv(launch.spec)
+    sizes = dict(launch.contract.problem)
+    n, h, w, c = sizes["n"], sizes["h"], sizes["w"], sizes["c"]
+    k, g = (c, c) if spec.depthwise else (sizes["k"], sizes["g"])
+    dtype = CONV_DTYPES[spec.dtype]
+    rng = np.random.default_rng(n * 101 + h + c)
+    x = rng.uniform(-1.0, 1.0, (n, h, w, c)).astype(dtype)
+    wt = rng.uniform(-1.0, 1.0, (k, spec.filter_y, spec.filter_x, c // g)).astype(dtype)
+    bias = rng.uniform(-1.0, 1.0, k).astype(dtype)
+    want = conv_reference(spec, {"input": x, "weight": wt, "bias": bias, "g": g})["output"]
+    rtol, atol = CONV_TOL[spec.dtype]
+
+    def run_once(build):
+        y = np.full(launch.contract.arg("output").bytes // dtype.itemsize, 1000.0, dtype)
+        execute(result, {"input": x.reshape(-1), "weight": wt.reshape(-1), "bias": bias, "output": y}, build=build,
+                check_races=False)
+        return compare(y.reshape(want.shape), want, rtol=rtol, atol=atol, name=f"dispatch conv_fwd {spec.dtype}")
+
+    return spec, run_once(None), run_once(_broken(conv_build, fault))
+
+
+@pytest.mark.parametrize(("arch", "text", "fault"), CONV, ids=[f"{a}-{f}" for a, _, f in CONV])
+def test_dispatch_conv_fwd_plan_on_the_simulator(arch, text, fault):
+    spec, good, broken = _conv_case(arch, text, fault)
+    assert good.ok, good.message
+    assert not broken.ok, f"negative control ({fault}) passed: {broken.message}"
+    if "g=12" in text:
+        assert spec.depthwise and spec.vec == 2  # c = 12 f32 at 8-byte alignment: 2-element vectors
+
+
+def test_dispatch_dead_and_refused_plans_execute_as_documented():
+    dead = plan("conv_fwd", "n=0 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 dtype=f16", "gfx942")
+    execute(dead, {})  # nothing to run
+    refused = plan("conv_dgrad", "n=1 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 dtype=f16", "gfx942")
+    with pytest.raises(ValueError, match="a refused plan has nothing to execute"):
+        execute(refused, {})
+    with pytest.raises(SpecError):
+        plan("conv_fwd", "n=1 h=7 w=6 c=9 k=10 g=2 filter_y=3 filter_x=3 dtype=f16", "gfx942")

@@ -1,0 +1,208 @@
+"""Dispatch parity: a generated corpus of problems (valid, edge and invalid, every kind and arch)
+through the Python engine (rocke_library.dispatch) and the C++ engine (rocke_library_engine.plan),
+compared byte for byte: plan JSON, plan text and status, or the malformed-problem error text.
+Launch contracts likewise: every planned launch's contract from the C++ twin of its family's
+contract (rocke_library_engine.launch_contract) equals the Python one."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import rocke_library_engine
+
+from rocke.arch import ARCH_NAMES
+from rocke_library.dispatch import KINDS, plan
+
+pytestmark = pytest.mark.parity
+
+CORPUS_SEED = 19
+PER_KIND_ARCH = 26  # random problems per (kind, arch) beside the fixed edge and invalid rows
+
+
+def _kv(fields: dict[str, object]) -> str:
+    return " ".join(f"{key}={value}" for key, value in fields.items())
+
+
+def _conv(rng: random.Random) -> dict[str, object]:
+    g = rng.choice([1, 1, 1, 2, 4])
+    c = g * rng.choice([1, 2, 3, 4, 8, 16])
+    k = g * rng.choice([1, 3, 8, 16, 40])
+    if rng.random() < 0.2:  # depthwise
+        g = c = k = rng.choice([2, 8, 16, 24])
+    fy, fx = rng.choice([1, 3, 5, 7]), rng.choice([1, 3])
+    fields: dict[str, object] = {"n": rng.choice([1, 2, 3]), "h": rng.randint(1, 20), "w": rng.randint(1, 20),
+                                 "c": c, "k": k, "g": g, "filter_y": fy, "filter_x": fx,
+                                 "dtype": rng.choice(["f16", "bf16", "f32", "f16", "f64"])}
+    if rng.random() < 0.5:
+        fields.update(pad_h=rng.randint(0, fy // 2 + 1), pad_w=rng.randint(0, fx // 2))
+    if rng.random() < 0.3:
+        fields.update(stride_h=rng.choice([1, 2]), stride_w=rng.choice([1, 2, 3]))
+    if rng.random() < 0.2:
+        fields.update(dil_h=2)
+    if rng.random() < 0.3:
+        fields.update(bias=1, relu=rng.choice([0, 1]))
+    if rng.random() < 0.3:
+        fields.update(align=rng.choice([4, 8, 16, 32]))
+    if rng.random() < 0.1:
+        fields.update(layout="nchw")
+    return fields
+
+
+def _attention(rng: random.Random) -> dict[str, object]:
+    hkv = rng.choice([1, 2, 4])
+    fields: dict[str, object] = {"batch": rng.choice([1, 2, 3]), "heads_q": hkv * rng.choice([1, 2]), "heads_kv": hkv,
+                                 "head_dim": rng.choice([32, 64, 128, 64, 80]),
+                                 "dtype": rng.choice(["f16", "bf16", "f16", "f32"]),
+                                 "mask": rng.choice(["none", "causal_tl", "causal_br"])}
+    if rng.random() < 0.3:
+        sq, sk = rng.randint(1, 100), rng.randint(1, 100)
+        fields.update(seq_mode="varlen", seqlen_q=sq, seqlen_k=sk, total_q=sq + rng.randint(0, 50),
+                      total_k=sk + rng.randint(0, 50))
+    else:
+        fields.update(seqlen_q=rng.randint(1, 300), seqlen_k=rng.randint(0, 300))
+        if rng.random() < 0.3:  # [B, H, S, D] through the strides
+            d = fields["head_dim"]
+            for tensor in "qkvo":
+                kv = tensor in "kv"
+                s = fields["seqlen_k" if kv else "seqlen_q"]
+                h = fields["heads_kv" if kv else "heads_q"]
+                fields.update({f"{tensor}_stride_s": d, f"{tensor}_stride_h": s * d, f"{tensor}_stride_b": h * s * d})
+    if rng.random() < 0.2:
+        fields.update(align=rng.choice([2, 4, 8, 16]))
+    return fields
+
+
+EDGE = {
+    "conv_fwd": [
+        "n=0 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16",  # dead: no image
+        "n=1 h=2 w=2 c=16 k=16 filter_y=3 filter_x=3 dtype=f16",  # dead: window does not fit
+        "n=1 h=8 w=8 c=0 k=16 filter_y=3 filter_x=3 dtype=f16",  # EMPTY reduction
+        "n=1 h=8 w=8 c=16 k=0 filter_y=3 filter_x=3 dtype=f16",  # dead: no output channel
+        "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 pad_h=5 dtype=f16",  # SPEC_REFUSED (padding)
+        "n=1 h=8 w=8 c=16 k=16 filter_y=17 filter_x=3 dtype=f16",  # SPEC_REFUSED (filter)
+        "n=64 h=1024 w=1024 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f32",  # TOO_LARGE
+        "n=2147483647 h=2147483647 w=2147483647 c=2147483647 k=2147483647 filter_y=1 filter_x=1 dtype=f64",
+        "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f64 layout=nchw",  # two reasons, table order
+        "n=1 h=8 w=8 c=6 k=6 g=6 filter_y=3 filter_x=3 dtype=f16 align=4",  # depthwise, vec 2
+        "n=1 h=8 w=8 c=24 k=24 g=24 filter_y=3 filter_x=3 dtype=bf16 align=2",  # depthwise, vec 1
+    ],
+    "attention_fwd": [
+        "batch=0 seqlen_q=5 seqlen_k=5 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # dead
+        "batch=2 seqlen_q=0 seqlen_k=5 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # dead
+        "batch=2 seqlen_q=7 seqlen_k=0 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # planned: rows see no key
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=96 dtype=f32",  # two reasons
+        "batch=64 seqlen_q=8192 seqlen_k=8192 heads_q=64 heads_kv=8 head_dim=128 dtype=bf16",  # TOO_LARGE
+        "batch=3 seqlen_q=0 seqlen_k=0 total_q=0 total_k=0 seq_mode=varlen heads_q=8 heads_kv=1 head_dim=128 "
+        "dtype=bf16",  # dead varlen
+        "batch=3 seqlen_q=40 seqlen_k=9 total_q=77 total_k=9 seq_mode=varlen heads_q=8 heads_kv=1 head_dim=32 "
+        "dtype=bf16 mask=causal_br",
+    ],
+}
+INVALID = {
+    "conv_fwd": [
+        "", "n=1", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 colour=red", "n=1 n=2",
+        "n=1 h=8 w=8 c=15 k=16 g=2 filter_y=3 filter_x=3 dtype=f16", "n=1 h=8 w=8 c=16 k=15 g=2 filter_y=3 "
+        "filter_x=3 dtype=f16", "n=-1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16",
+        "n=1 h=8 w=8 c=16 k=16 filter_y=0 filter_x=3 dtype=f16", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 "
+        "dtype=i8", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f32 align=2", "n=1 h=8 w=8 c=16 k=16 "
+        "filter_y=3 filter_x=3 dtype=f16 align=24", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 bias=2",
+        "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 layout=nc/hw", "n=x h=8", "n=1  h=8", "=1",
+        "n=2147483648 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16", "n=1 h=8 w=8 c=16 k=16 filter_y=3 "
+        "filter_x=3 dtype=f16 g=0", "n=007 h=8", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 "
+        "layout=nhwc pad_h=-1",
+    ],
+    "attention_fwd": [
+        "", "batch=1 seqlen_q=7 seqlen_k=7 heads_q=3 heads_kv=2 head_dim=64 dtype=f16",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=0 head_dim=64 dtype=f16",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 mask=causal",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 seq_mode=ragged",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 total_q=8",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 seq_mode=varlen",
+        "batch=1 seqlen_q=9 seqlen_k=7 total_q=8 total_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 "
+        "seq_mode=varlen", "batch=1 seqlen_q=7 seqlen_k=7 total_q=8 total_k=7 heads_q=2 heads_kv=1 head_dim=64 "
+        "dtype=f16 seq_mode=varlen q_stride_b=5", "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 "
+        "head_dim=64 dtype=f16 q_stride_s=8 q_stride_h=8", "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 "
+        "head_dim=64 dtype=f16 k_stride_h=0", "batch=1 seqlen_q=3000000000 seqlen_k=7 heads_q=2 heads_kv=1 "
+        "head_dim=64 dtype=f16", "batch=2 seqlen_q=2000000000 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 align=1",
+        "batch=1 seqlen_q=7 seqlen_k=7 heads_q=2 heads_kv=1 head_dim=999999999999999999999 dtype=f16",
+    ],
+}
+
+
+def corpus() -> list[tuple[str, str, str]]:
+    """(kind, problem text, arch) rows: per kind and arch the fixed edge and invalid rows and
+    PER_KIND_ARCH random ones (conv kinds share the conv generator, attention kinds theirs)."""
+    rng = random.Random(CORPUS_SEED)
+    rows = []
+    for kind in KINDS:
+        family = "conv_fwd" if kind.startswith("conv") else "attention_fwd"
+        for arch in ARCH_NAMES:
+            texts = [*EDGE[family], *INVALID[family]]
+            make = _conv if family == "conv_fwd" else _attention
+            texts += [_kv(make(rng)) for _ in range(PER_KIND_ARCH)]
+            rows += [(kind, text, arch) for text in texts]
+    rows += [("conv_fwd", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16", "gfx900"),
+             ("conv_transpose", "n=1", "gfx942")]
+    return rows
+
+
+def _python(kind: str, text: str, arch: str) -> tuple[str, ...]:
+    try:
+        result = plan(kind, text, arch)
+    except (ValueError, KeyError) as exc:
+        return ("error", type(exc).__name__, str(exc))
+    return (result.to_json(), result.to_text(), result.status)
+
+
+def _cpp(kind: str, text: str, arch: str) -> tuple[str, ...]:
+    try:
+        return tuple(rocke_library_engine.plan(kind, text, arch))
+    except (ValueError, KeyError) as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+CORPUS = corpus()
+
+
+def test_the_corpus_is_large_and_covers_every_outcome():
+    outcomes = {_python(*row)[2] if _python(*row)[0] != "error" else "error" for row in CORPUS[::7]}
+    assert len(CORPUS) >= 500
+    assert outcomes == {"planned", "dead", "refused", "error"}
+
+
+def test_python_and_cpp_dispatch_agree_byte_for_byte_over_the_corpus():
+    mismatches = []
+    counts: dict[str, int] = {}
+    for row in CORPUS:
+        py, cpp = _python(*row), _cpp(*row)
+        status = py[2] if py[0] != "error" else "error"
+        counts[status] = counts.get(status, 0) + 1
+        if py != cpp:
+            mismatches.append((row, py, cpp))
+    assert not mismatches, f"{len(mismatches)} of {len(CORPUS)} differ; first: {mismatches[0]}"
+    assert all(counts.get(s, 0) >= 20 for s in ("planned", "refused", "error", "dead")), counts
+
+
+def test_every_planned_contract_has_a_byte_identical_cpp_twin():
+    seen = 0
+    for kind, text, arch in CORPUS:
+        py = _python(kind, text, arch)
+        if py[0] == "error" or py[2] != "planned":
+            continue
+        for launch in json.loads(py[0])["launches"]:
+            contract = launch["contract"]
+            cpp = rocke_library_engine.launch_contract(launch["family"], launch["spec"], contract["problem"])
+            assert cpp == json.dumps(contract, sort_keys=True, indent=2) + "\n"
+            seen += 1
+    assert seen >= 100
+
+
+def test_a_planted_difference_is_caught():
+    """Negative control: the comparison above sees a one-byte change."""
+    kind, text, arch = next(row for row in CORPUS if _python(*row)[0] != "error" and _python(*row)[2] == "planned")
+    py = _python(kind, text, arch)
+    planted = (py[0].replace('"grid": [', '"grid": [ ', 1), py[1], py[2])
+    assert planted != _cpp(kind, text, arch)
