@@ -15,10 +15,10 @@ namespace rocke::families::gemm {
 
 inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
 inline constexpr std::array<std::string_view, 2> kLayouts = {"row", "col"};
-inline constexpr std::int64_t kMaxWavesPerDim = 32;
-inline constexpr std::int64_t kMaxTileMn = 512;
-inline constexpr std::int64_t kMaxTileK = 256;
-inline constexpr std::int64_t kMaxLdsPad = 64;
+using families::kMaxLdsPad;
+using families::kMaxTileK;
+using families::kMaxTileMn;
+using families::kMaxWavesPerDim;
 
 // A is M x K, B is K x N, C is M x N row-major; *_layout says how A and B are stored ("row":
 // consecutive elements of a row are adjacent, "col": of a column). bm x bn x bk is the workgroup
