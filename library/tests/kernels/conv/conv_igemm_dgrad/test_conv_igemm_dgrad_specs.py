@@ -1,0 +1,47 @@
+"""conv_igemm_dgrad specs: the exact text of every refusal (spec rules); the C++ twin must reproduce
+these strings byte for byte."""
+
+from __future__ import annotations
+
+from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.conv_igemm_dgrad.spec import ConvIgemmDgradSpec
+
+BASE = ("bk=32 bm=64 bn=64 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 filter_y=3 lds_pad=8 "
+        "op_id=mfma_f32_32x32x8_f16 pad_h=1 pad_w=1 stride_h=1 stride_w=1 vec=8 wm=2 wn=2")
+
+F = "conv_igemm_dgrad"
+SPEC_REFUSALS = [
+    ({"dtype": "f32"}, f"{F}: dtype=f32: must be one of f16, bf16"),
+    ({"op_id": "mfma_f32_64x64x4_f16"}, f"{F}: op_id=mfma_f32_64x64x4_f16: is not an op of the MMA catalog"),
+    ({"op_id": "mfma_f32_32x32x8_bf16"}, f"{F}: op_id=mfma_f32_32x32x8_bf16: multiplies bf16 inputs, not dtype=f16"),
+    ({"wm": 0}, f"{F}: wm=0: must be in 1..8"),
+    ({"wn": 9}, f"{F}: wn=9: must be in 1..8"),
+    ({"bm": 512}, f"{F}: bm=512: must be in 1..256"),
+    ({"bk": 256}, f"{F}: bk=256: must be in 1..128"),
+    ({"bm": 96}, f"{F}: bm=96: must be a multiple of wm * atom m = 2 * 32 (mfma_f32_32x32x8_f16)"),
+    ({"bn": 32}, f"{F}: bn=32: must be a multiple of wn * atom n = 2 * 32 (mfma_f32_32x32x8_f16)"),
+    ({"bk": 20}, f"{F}: bk=20: must be a multiple of atom k = 8 (mfma_f32_32x32x8_f16)"),
+    ({"lds_pad": 17}, f"{F}: lds_pad=17: must be in 0..16"),
+    ({"vec": 3}, f"{F}: vec=3: must be 1, 2, 4 or 8"),
+    ({"filter_y": 17}, f"{F}: filter_y=17: must be in 1..16"),
+    ({"filter_x": 9, "filter_y": 9}, f"{F}: filter_x=9: filter_y * filter_x = 81 taps exceed the limit of 64"),
+    ({"stride_w": 9}, f"{F}: stride_w=9: must be in 1..8"),
+    ({"dil_h": 0}, f"{F}: dil_h=0: must be in 1..8"),
+    ({"pad_w": 3}, f"{F}: pad_w=3: must be in 0..2 (at most dil_w * (filter_x - 1), so every output sees the input)"),
+]
+
+
+def test_spec_refusals() -> None:
+    for changes, message in SPEC_REFUSALS:
+        kit.check_spec_refusal(ConvIgemmDgradSpec, kit.with_changes(BASE, **changes), message)
+
+
+def test_rules_run_in_order_and_report_the_first_failure() -> None:
+    kit.check_spec_refusal(ConvIgemmDgradSpec, kit.with_changes(BASE, lds_pad=99, vec=5, stride_h=0),
+                           f"{F}: lds_pad=99: must be in 0..16")
+
+
+def test_round_trip_and_derived_sizes() -> None:
+    spec = ConvIgemmDgradSpec.from_kv(BASE)
+    kit.check_round_trip(spec)
+    assert (spec.threads, spec.taps) == (256, 9)
