@@ -15,6 +15,7 @@
 //     mma_frag  MMA fragment plans, vector LDS fragment loads and stores
 //     chain     chained MMAs: C fragments re-laid as the next MMA's A or B operand in registers
 //     reduce    wave (shuffle-xor) and workgroup (LDS) reductions
+//     tile_gemm the tile-GEMM main loop (LDS staging, K loop, MMA grid) over operand address generators
 #pragma once
 
 #include "rocke/helpers/buffers.hpp"
@@ -26,4 +27,5 @@
 #include "rocke/helpers/lds.hpp"
 #include "rocke/helpers/mma_frag.hpp"
 #include "rocke/helpers/reduce.hpp"
+#include "rocke/helpers/tile_gemm.hpp"
 #include "rocke/helpers/tiles.hpp"

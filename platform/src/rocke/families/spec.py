@@ -132,6 +132,32 @@ def check_mma_atom(spec: Spec, field: str, dtype: str) -> MmaOp:
     return op
 
 
+# The tile fields of a spec on the tile-GEMM main loop (rocke.helpers.tile_gemm).
+MAX_WAVES_PER_DIM = 32
+MAX_TILE_MN = 512
+MAX_TILE_K = 256
+MAX_LDS_PAD = 64
+
+
+def check_tile_gemm(spec: Any, op: MmaOp) -> None:
+    """spec's wm wn bm bn bk lds_pad (the tile-GEMM main loop's tile) fit their ranges and op's atom,
+    in that order."""
+    for field in ("wm", "wn"):
+        if not 1 <= getattr(spec, field) <= MAX_WAVES_PER_DIM:
+            spec.fail(field, f"must be in 1..{MAX_WAVES_PER_DIM}")
+    for field, most in (("bm", MAX_TILE_MN), ("bn", MAX_TILE_MN), ("bk", MAX_TILE_K)):
+        if not 1 <= getattr(spec, field) <= most:
+            spec.fail(field, f"must be in 1..{most}")
+    if spec.bm % (spec.wm * op.m) != 0:
+        spec.fail("bm", f"must be a multiple of wm * atom m = {spec.wm} * {op.m} ({op.id})")
+    if spec.bn % (spec.wn * op.n) != 0:
+        spec.fail("bn", f"must be a multiple of wn * atom n = {spec.wn} * {op.n} ({op.id})")
+    if spec.bk % op.k != 0:
+        spec.fail("bk", f"must be a multiple of atom k = {op.k} ({op.id})")
+    if not 0 <= spec.lds_pad <= MAX_LDS_PAD:
+        spec.fail("lds_pad", f"must be in 0..{MAX_LDS_PAD}")
+
+
 def _format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"

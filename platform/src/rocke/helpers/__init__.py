@@ -13,6 +13,7 @@ code, so a C++ twin mirrors it function for function:
     mma_frag  MMA fragment plans, vector LDS fragment loads and stores
     chain     chained MMAs: C fragments re-laid as the next MMA's A or B operand in registers
     reduce    wave (shuffle-xor) and workgroup (LDS) reductions
+    tile_gemm the tile-GEMM main loop (LDS staging, K loop, MMA grid) over operand address generators
 """
 
 from .buffers import (
@@ -52,20 +53,39 @@ from .mma_frag import (
     store_fragment,
 )
 from .reduce import REDUCE_KINDS, block_reduce, combine, wave_reduce
+from .tile_gemm import (
+    MAX_LDS_ALLOC_ELEMS,
+    MatrixOperand,
+    OperandAddress,
+    OperandPlan,
+    TileAccumulators,
+    TileGemm,
+    TileGemmPlan,
+    TileShape,
+    plan_tile_gemm,
+)
 from .tiles import VEC_CHOICES, TileSplit, split_tile, tile_access
 
 __all__ = [
     "CHAIN_OPERANDS",
     "FLOAT_DTYPES",
     "LDS_ALIGN",
+    "MAX_LDS_ALLOC_ELEMS",
     "OOB_OFFSET",
     "REDUCE_KINDS",
     "VEC_CHOICES",
     "ChainPlan",
     "FragmentPlan",
     "FragmentRun",
+    "MatrixOperand",
+    "OperandAddress",
+    "OperandPlan",
     "PaddedTile",
     "SplitFormula",
+    "TileAccumulators",
+    "TileGemm",
+    "TileGemmPlan",
+    "TileShape",
     "TileSplit",
     "add_i32",
     "alloc_tile",
@@ -94,6 +114,7 @@ __all__ = [
     "mul_i32",
     "plan_chain",
     "plan_fragment",
+    "plan_tile_gemm",
     "pow2_factor",
     "relu",
     "remu_i32",

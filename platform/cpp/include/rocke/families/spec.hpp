@@ -24,6 +24,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -206,6 +207,42 @@ const arch::MmaOp& check_mma_atom(const S& spec, std::string_view field, std::st
   }
   if (op.acc_dtype() != "f32") spec.fail("op_id", "must accumulate in f32");
   return op;
+}
+
+// The tile fields of a spec on the tile-GEMM main loop (rocke/helpers/tile_gemm.hpp).
+inline constexpr std::int64_t MAX_WAVES_PER_DIM = 32;
+inline constexpr std::int64_t MAX_TILE_MN = 512;
+inline constexpr std::int64_t MAX_TILE_K = 256;
+inline constexpr std::int64_t MAX_LDS_PAD = 64;
+
+// Python: check_tile_gemm -- spec's wm wn bm bn bk lds_pad (the tile-GEMM main loop's tile) fit
+// their ranges and op's atom, in that order.
+template <class S>
+void check_tile_gemm(const S& spec, const arch::MmaOp& op) {
+  auto str = [](std::int64_t value) { return std::to_string(value); };
+  for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"wm", spec.wm}, {"wn", spec.wn}}) {
+    if (!(1 <= value && value <= MAX_WAVES_PER_DIM)) {
+      spec.fail(field, util::cat("must be in 1..", str(MAX_WAVES_PER_DIM)));
+    }
+  }
+  for (auto [field, value, most] :
+       {std::tuple<std::string_view, std::int64_t, std::int64_t>{"bm", spec.bm, MAX_TILE_MN},
+        {"bn", spec.bn, MAX_TILE_MN},
+        {"bk", spec.bk, MAX_TILE_K}}) {
+    if (!(1 <= value && value <= most)) spec.fail(field, util::cat("must be in 1..", str(most)));
+  }
+  if (spec.bm % (spec.wm * op.m) != 0) {
+    spec.fail("bm", util::cat("must be a multiple of wm * atom m = ", str(spec.wm), " * ", str(op.m), " (", op.id,
+                              ")"));
+  }
+  if (spec.bn % (spec.wn * op.n) != 0) {
+    spec.fail("bn", util::cat("must be a multiple of wn * atom n = ", str(spec.wn), " * ", str(op.n), " (", op.id,
+                              ")"));
+  }
+  if (spec.bk % op.k != 0) spec.fail("bk", util::cat("must be a multiple of atom k = ", str(op.k), " (", op.id, ")"));
+  if (!(0 <= spec.lds_pad && spec.lds_pad <= MAX_LDS_PAD)) {
+    spec.fail("lds_pad", util::cat("must be in 0..", str(MAX_LDS_PAD)));
+  }
 }
 
 }  // namespace rocke::families

@@ -2,8 +2,6 @@
 #include "rocke/families/gemm/spec.hpp"
 
 #include <algorithm>
-#include <tuple>
-#include <utility>
 
 #include "rocke/helpers/dtypes.hpp"
 #include "rocke/util/strings.hpp"
@@ -16,8 +14,6 @@ template <class Items>
 bool contains(const Items& items, std::string_view value) {
   return std::find(items.begin(), items.end(), value) != items.end();
 }
-
-std::string str(std::int64_t value) { return std::to_string(value); }
 
 }  // namespace
 
@@ -43,22 +39,7 @@ void GemmSpec::check() const {
   if (!contains(LAYOUTS, a_layout)) fail("a_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
   if (!contains(LAYOUTS, b_layout)) fail("b_layout", util::cat("must be one of ", util::join(LAYOUTS, ", ")));
   const arch::MmaOp& op = families::check_mma_atom(*this, "a_dtype", a_dtype);  // b_dtype equals a_dtype (checked above)
-  for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"wm", wm}, {"wn", wn}}) {
-    if (!(1 <= value && value <= MAX_WAVES_PER_DIM)) fail(field, util::cat("must be in 1..", str(MAX_WAVES_PER_DIM)));
-  }
-  for (auto [field, value, most] : {std::tuple<std::string_view, std::int64_t, std::int64_t>{"bm", bm, MAX_TILE_MN},
-                                    {"bn", bn, MAX_TILE_MN},
-                                    {"bk", bk, MAX_TILE_K}}) {
-    if (!(1 <= value && value <= most)) fail(field, util::cat("must be in 1..", str(most)));
-  }
-  if (bm % (wm * op.m) != 0) {
-    fail("bm", util::cat("must be a multiple of wm * atom m = ", str(wm), " * ", str(op.m), " (", op.id, ")"));
-  }
-  if (bn % (wn * op.n) != 0) {
-    fail("bn", util::cat("must be a multiple of wn * atom n = ", str(wn), " * ", str(op.n), " (", op.id, ")"));
-  }
-  if (bk % op.k != 0) fail("bk", util::cat("must be a multiple of atom k = ", str(op.k), " (", op.id, ")"));
-  if (!(0 <= lds_pad && lds_pad <= MAX_LDS_PAD)) fail("lds_pad", util::cat("must be in 0..", str(MAX_LDS_PAD)));
+  families::check_tile_gemm(*this, op);
 }
 
 const arch::MmaOp& GemmSpec::atom() const { return arch::mma_op(op_id); }

@@ -5,15 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rocke.arch import MmaOp, mma_op
-from rocke.families.spec import Spec, check_mma_atom
+from rocke.families.spec import (
+    MAX_LDS_PAD,
+    MAX_TILE_K,
+    MAX_TILE_MN,
+    MAX_WAVES_PER_DIM,
+    Spec,
+    check_mma_atom,
+    check_tile_gemm,
+)
 from rocke.helpers import FLOAT_DTYPES
 
 INPUT_DTYPES = ("f16", "bf16")
 LAYOUTS = ("row", "col")
-MAX_WAVES_PER_DIM = 32
-MAX_TILE_MN = 512
-MAX_TILE_K = 256
-MAX_LDS_PAD = 64
+__all__ = ["INPUT_DTYPES", "LAYOUTS", "MAX_LDS_PAD", "MAX_TILE_K", "MAX_TILE_MN", "MAX_WAVES_PER_DIM", "GemmSpec"]
 
 
 @dataclass(frozen=True)
@@ -53,20 +58,7 @@ class GemmSpec(Spec):
         if self.b_layout not in LAYOUTS:
             self.fail("b_layout", f"must be one of {', '.join(LAYOUTS)}")
         op = check_mma_atom(self, "a_dtype", self.a_dtype)  # b_dtype equals a_dtype (checked above)
-        for field in ("wm", "wn"):
-            if not 1 <= getattr(self, field) <= MAX_WAVES_PER_DIM:
-                self.fail(field, f"must be in 1..{MAX_WAVES_PER_DIM}")
-        for field, most in (("bm", MAX_TILE_MN), ("bn", MAX_TILE_MN), ("bk", MAX_TILE_K)):
-            if not 1 <= getattr(self, field) <= most:
-                self.fail(field, f"must be in 1..{most}")
-        if self.bm % (self.wm * op.m) != 0:
-            self.fail("bm", f"must be a multiple of wm * atom m = {self.wm} * {op.m} ({op.id})")
-        if self.bn % (self.wn * op.n) != 0:
-            self.fail("bn", f"must be a multiple of wn * atom n = {self.wn} * {op.n} ({op.id})")
-        if self.bk % op.k != 0:
-            self.fail("bk", f"must be a multiple of atom k = {op.k} ({op.id})")
-        if not 0 <= self.lds_pad <= MAX_LDS_PAD:
-            self.fail("lds_pad", f"must be in 0..{MAX_LDS_PAD}")
+        check_tile_gemm(self, op)
 
     def atom(self) -> MmaOp:
         """The MMA catalog op each wave repeats."""

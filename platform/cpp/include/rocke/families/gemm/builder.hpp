@@ -1,6 +1,7 @@
 // rocKE C++ engine: the gemm family's builder twin.
 // Python twin: rocke/families/gemm/builder.py (function for function, same op order and hints; the
-// test-only faults of the Python builder are not twinned: configs, goldens and C++ never use them)
+// test-only faults of the Python builder are not twinned: configs, goldens and C++ never use them).
+// One user of the tile-GEMM main loop (rocke/helpers/tile_gemm.hpp) with dense-matrix operands.
 //
 // Workgroup (x, y) owns the tile C[y*bm .. +bm, x*bn .. +bn]; wave w owns the sub-tile at
 // (w / wn, w % wn) and accumulates rep_m x rep_n MMA atoms in f32. Per K tile of bk: every thread

@@ -15,10 +15,10 @@ namespace rocke::families::gemm {
 
 inline constexpr std::array<std::string_view, 2> INPUT_DTYPES = {"f16", "bf16"};
 inline constexpr std::array<std::string_view, 2> LAYOUTS = {"row", "col"};
-inline constexpr std::int64_t MAX_WAVES_PER_DIM = 32;
-inline constexpr std::int64_t MAX_TILE_MN = 512;
-inline constexpr std::int64_t MAX_TILE_K = 256;
-inline constexpr std::int64_t MAX_LDS_PAD = 64;
+using families::MAX_LDS_PAD;
+using families::MAX_TILE_K;
+using families::MAX_TILE_MN;
+using families::MAX_WAVES_PER_DIM;
 
 // A is M x K, B is K x N, C is M x N row-major; *_layout says how A and B are stored ("row":
 // consecutive elements of a row are adjacent, "col": of a column). bm x bn x bk is the workgroup
