@@ -1,7 +1,7 @@
 """Shared pieces of the implicit-GEMM conv families (conv_igemm_dgrad, conv_igemm_wgrad).
 
-check_gemm_tile: the tile rules of a spec -- the MMA atom and the workgroup tile of the GEMM view
-(bm x bn x bk, wm x wn waves, lds_pad, f16/bf16 inputs); C++ twin kernels/conv/igemm.hpp. A spec
+check_gemm_tile: the dtype, vector and tile rules of a spec -- f16/bf16 inputs, the MMA atom and the
+tile-GEMM main loop's tile (rocke.families.spec.check_tile_gemm); C++ twin kernels/conv/igemm.hpp. A spec
 with these fields and the window fields (geometry.check_window) describes one kernel; each family
 states which GEMM dimension each of m, n and k is (library/docs/conv.md).
 
@@ -16,37 +16,21 @@ from typing import Any
 
 from rocke.arch import MmaOp
 from rocke.families.launch import LaunchError, problem_sizes
-from rocke.families.spec import check_mma_atom
+from rocke.families.spec import check_mma_atom, check_tile_gemm, check_vec
 
 from .geometry import WindowSpec, output_hw
 
 INPUT_DTYPES = ("f16", "bf16")
-MAX_WAVES_PER_DIM = 8
-MAX_TILE_MN = 256
-MAX_TILE_K = 128
-MAX_LDS_PAD = 16
 
 
 def check_gemm_tile(spec: Any) -> MmaOp:
-    """The rules, in order: dtype, the atom (op_id), waves, tile sizes, atom multiples, LDS pad;
-    returns the atom."""
+    """The rules, in order: dtype, vec (rocke.families.spec.check_vec), the atom (check_mma_atom),
+    the tile of the main loop (check_tile_gemm); returns the atom."""
     if spec.dtype not in INPUT_DTYPES:
         spec.fail("dtype", f"must be one of {', '.join(INPUT_DTYPES)}")
+    check_vec(spec)
     op = check_mma_atom(spec, "dtype", spec.dtype)
-    for field in ("wm", "wn"):
-        if not 1 <= getattr(spec, field) <= MAX_WAVES_PER_DIM:
-            spec.fail(field, f"must be in 1..{MAX_WAVES_PER_DIM}")
-    for field, most in (("bm", MAX_TILE_MN), ("bn", MAX_TILE_MN), ("bk", MAX_TILE_K)):
-        if not 1 <= getattr(spec, field) <= most:
-            spec.fail(field, f"must be in 1..{most}")
-    if spec.bm % (spec.wm * op.m) != 0:
-        spec.fail("bm", f"must be a multiple of wm * atom m = {spec.wm} * {op.m} ({op.id})")
-    if spec.bn % (spec.wn * op.n) != 0:
-        spec.fail("bn", f"must be a multiple of wn * atom n = {spec.wn} * {op.n} ({op.id})")
-    if spec.bk % op.k != 0:
-        spec.fail("bk", f"must be a multiple of atom k = {op.k} ({op.id})")
-    if not 0 <= spec.lds_pad <= MAX_LDS_PAD:
-        spec.fail("lds_pad", f"must be in 0..{MAX_LDS_PAD}")
+    check_tile_gemm(spec, op)
     return op
 
 

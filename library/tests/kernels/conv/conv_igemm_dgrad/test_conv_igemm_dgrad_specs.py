@@ -12,17 +12,17 @@ BASE = ("bk=32 bm=64 bn=64 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 
 F = "conv_igemm_dgrad"
 SPEC_REFUSALS = [
     ({"dtype": "f32"}, f"{F}: dtype=f32: must be one of f16, bf16"),
+    ({"vec": 3, "op_id": "bogus"}, f"{F}: vec=3: must be 1, 2, 4 or 8"),
     ({"op_id": "mfma_f32_64x64x4_f16"}, f"{F}: op_id=mfma_f32_64x64x4_f16: is not an op of the MMA catalog"),
     ({"op_id": "mfma_f32_32x32x8_bf16"}, f"{F}: op_id=mfma_f32_32x32x8_bf16: multiplies bf16 inputs, not dtype=f16"),
-    ({"wm": 0}, f"{F}: wm=0: must be in 1..8"),
-    ({"wn": 9}, f"{F}: wn=9: must be in 1..8"),
-    ({"bm": 512}, f"{F}: bm=512: must be in 1..256"),
-    ({"bk": 256}, f"{F}: bk=256: must be in 1..128"),
+    ({"wm": 0}, f"{F}: wm=0: must be in 1..32"),
+    ({"wn": 33}, f"{F}: wn=33: must be in 1..32"),
+    ({"bm": 1024}, f"{F}: bm=1024: must be in 1..512"),
+    ({"bk": 512}, f"{F}: bk=512: must be in 1..256"),
     ({"bm": 96}, f"{F}: bm=96: must be a multiple of wm * atom m = 2 * 32 (mfma_f32_32x32x8_f16)"),
     ({"bn": 32}, f"{F}: bn=32: must be a multiple of wn * atom n = 2 * 32 (mfma_f32_32x32x8_f16)"),
     ({"bk": 20}, f"{F}: bk=20: must be a multiple of atom k = 8 (mfma_f32_32x32x8_f16)"),
-    ({"lds_pad": 17}, f"{F}: lds_pad=17: must be in 0..16"),
-    ({"vec": 3}, f"{F}: vec=3: must be 1, 2, 4 or 8"),
+    ({"lds_pad": 65}, f"{F}: lds_pad=65: must be in 0..64"),
     ({"filter_y": 17}, f"{F}: filter_y=17: must be in 1..16"),
     ({"filter_x": 9, "filter_y": 9}, f"{F}: filter_x=9: filter_y * filter_x = 81 taps exceed the limit of 64"),
     ({"stride_w": 9}, f"{F}: stride_w=9: must be in 1..8"),
@@ -37,8 +37,8 @@ def test_spec_refusals() -> None:
 
 
 def test_rules_run_in_order_and_report_the_first_failure() -> None:
-    kit.check_spec_refusal(ConvIgemmDgradSpec, kit.with_changes(BASE, lds_pad=99, vec=5, stride_h=0),
-                           f"{F}: lds_pad=99: must be in 0..16")
+    kit.check_spec_refusal(ConvIgemmDgradSpec, kit.with_changes(BASE, lds_pad=99, bk=20, stride_h=0),
+                           f"{F}: bk=20: must be a multiple of atom k = 8 (mfma_f32_32x32x8_f16)")
 
 
 def test_round_trip_and_derived_sizes() -> None:

@@ -16,7 +16,7 @@ SPLIT = ConvIgemmWgradSpec.from_kv(KV)
 DIRECT = ConvIgemmWgradSpec.from_kv(with_changes(KV, split_k=1))
 CONVERT = ConvIgemmWgradSpec.from_kv(with_changes(KV, convert=1))
 PROBLEM = {"n": 2, "h": 9, "w": 10, "c": 32, "k": 80, "g": 2}
-SCALARS = ["n", "h", "w", "c", "k", "g", "ho", "wo"]
+SCALARS = ["n", "h", "w", "c", "k", "g"]
 ELEMENTS = 80 * 9 * 16
 
 

@@ -23,7 +23,6 @@ const std::vector<Field<S>>& S::fields() {
 
 void S::check() const {
   check_gemm_tile(*this);
-  families::check_vec(*this);
   check_window(*this);
 }
 

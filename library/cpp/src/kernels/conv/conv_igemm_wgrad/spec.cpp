@@ -27,7 +27,6 @@ void S::check() const {
   using std::to_string;
   using util::cat;
   check_gemm_tile(*this);
-  families::check_vec(*this);
   check_window(*this);
   if (split_k < 1 || split_k > MAX_SPLIT_K) fail("split_k", cat("must be in 1..", to_string(MAX_SPLIT_K)));
   if (convert && split_k == 1) {

@@ -12,13 +12,13 @@ from .spec import ConvIgemmDgradSpec
 
 __all__ = ["PROBLEM_KEYS", "SCALARS", "launch"]
 
-SCALARS = ("n", "h", "w", "c", "k", "g", "ho", "wo")  # i32 kernel arguments after the buffers
+SCALARS = PROBLEM_KEYS  # i32 kernel arguments after the buffers
 
 
 def launch(spec: ConvIgemmDgradSpec, problem: Mapping[str, int]) -> LaunchContract:
     """Contract for dy (N x Ho x Wo x K), weights (K x Y x X x C/g) and dx (N x H x W x C), the
     problem being the forward one (n, h, w, c, k, g: x's sizes, output channels, groups): args (dy,
-    weight, dx, n, h, w, c, k, g, ho, wo). Every element of dx is written, 0 where no tap reaches
+    weight, dx, n, h, w, c, k, g). Every element of dx is written, 0 where no tap reaches
     the pixel; nothing needs zero-filling first."""
     fam = spec.FAMILY
     p = conv_problem(fam, spec, spec.vec, problem)

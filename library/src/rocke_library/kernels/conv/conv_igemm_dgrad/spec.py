@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rocke.arch import MmaOp, mma_op
-from rocke.families.spec import Spec, check_vec
+from rocke.families.spec import Spec
 
 from ..geometry import check_window
 from ..igemm import check_gemm_tile
@@ -48,7 +48,6 @@ class ConvIgemmDgradSpec(Spec):
 
     def check(self) -> None:
         check_gemm_tile(self)
-        check_vec(self)
         check_window(self)
 
     def atom(self) -> MmaOp:

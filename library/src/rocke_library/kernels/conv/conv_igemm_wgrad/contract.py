@@ -19,13 +19,13 @@ from .spec import ConvIgemmWgradSpec
 
 __all__ = ["PROBLEM_KEYS", "SCALARS", "launch"]
 
-SCALARS = ("n", "h", "w", "c", "k", "g", "ho", "wo")  # i32 arguments of the main kernel after the buffers
+SCALARS = PROBLEM_KEYS  # i32 arguments of the main kernel after the buffers
 
 
 def launch(spec: ConvIgemmWgradSpec, problem: Mapping[str, int]) -> LaunchContract:
     """Contract for x (N x H x W x C), dy (N x Ho x Wo x K) and dw (K x Y x X x C/g), the problem
-    being the forward one (n, h, w, c, k, g). Main kernel args: (input, dy, dw, n, h, w, c, k, g, ho,
-    wo) with split_k = 1, (input, dy, workspace, ...) with split_k > 1; convert kernel args:
+    being the forward one (n, h, w, c, k, g). Main kernel args: (input, dy, dw, n, h, w, c, k, g)
+    with split_k = 1, (input, dy, workspace, n, ..., g) with split_k > 1; convert kernel args:
     (workspace, dw, elements)."""
     fam = spec.FAMILY
     p = conv_problem(fam, spec, spec.vec, problem)
