@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 CONTRACT_FORMAT = "rocke.launch/1"
-ARG_ROLES = ("input", "output", "scalar")
+ARG_ROLES = ("input", "output", "inout", "scalar")  # inout: read and written (e.g. atomic adds)
 MAX_BUFFER_BYTES = 2**31 - 1  # buffer offsets are i32 and 2^31 marks an out-of-range lane
 
 
@@ -29,7 +29,7 @@ class KernelArg:
 
     name: str
     type: str  # IR type text: "ptr<f16, global>", "i32", "f32"
-    role: str  # input | output | scalar
+    role: str  # input | output | inout | scalar
     bytes: int = 0
     value: int | None = None
 
