@@ -5,6 +5,8 @@
 
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/register.hpp"
 #include "rocke_library/kernels/conv/img2col/register.hpp"
 
 namespace rocke::library {
@@ -12,6 +14,8 @@ namespace rocke::library {
 void register_library_families(families::FamilyRegistry& registry) {
   kernels::attention::attention_fwd::register_family(registry);
   kernels::conv::conv_direct_fwd::register_family(registry);
+  kernels::conv::conv_igemm_dgrad::register_family(registry);
+  kernels::conv::conv_igemm_wgrad::register_family(registry);
   kernels::conv::img2col::register_family(registry);
 }
 

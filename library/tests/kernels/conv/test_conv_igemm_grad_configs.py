@@ -1,7 +1,7 @@
 """The config files of conv_igemm_dgrad and conv_igemm_wgrad: canonical lines, every built line a
-valid spec on every arch and both dtypes, every refusal line refused by a spec rule or
-the main loop plan (each rule once),
-the window shapes of the coverage notes, and wgrad's split-K lines each followed by its convert."""
+valid spec on every arch and both dtypes, every refusal line refused by a spec rule or the main
+loop plan (each rule once), the window shapes of the coverage notes, and wgrad's convert lines after
+their split-K spec."""
 
 from __future__ import annotations
 
@@ -46,10 +46,10 @@ def test_config_coverage(name: str, spec: type[Spec]) -> None:
     assert len(messages) == len(set(messages)) >= 20  # one line per rule
 
 
-def test_wgrad_split_k_lines_are_followed_by_their_convert() -> None:
+def test_wgrad_convert_lines_follow_their_split_k_spec_on_every_arch() -> None:
     built = [(line.arch, ConvIgemmWgradSpec.from_kv(line.kv)) for line in lines(*FAMILIES[1]) if not line.refuse]
-    splits = {s.split_k for _, s in built}
-    assert {1, 2, 4, 8} <= splits
-    for i, (arch, spec) in enumerate(built):
-        if spec.atomic and not spec.convert:
-            assert built[i + 1] == (arch, dataclasses.replace(spec, convert=True))
+    assert {1, 2, 4, 8} <= {s.split_k for _, s in built}
+    converts = [(i, arch, spec) for i, (arch, spec) in enumerate(built) if spec.convert]
+    assert {arch for _, arch, _ in converts} == {arch for arch, _ in built}
+    for i, arch, spec in converts:
+        assert built[i - 1] == (arch, dataclasses.replace(spec, convert=False))

@@ -1,9 +1,10 @@
-"""conv_igemm_dgrad specs: the exact text of every refusal (spec rules); the C++ twin must reproduce
-these strings byte for byte."""
+"""conv_igemm_dgrad specs: the exact text of every refusal (spec rules and the main loop plan's arch
+rules); the C++ twin must reproduce these strings byte for byte."""
 
 from __future__ import annotations
 
 from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY
 from rocke_library.kernels.conv.conv_igemm_dgrad.spec import ConvIgemmDgradSpec
 
 BASE = ("bk=32 bm=64 bn=64 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 filter_y=3 lds_pad=8 "
@@ -30,10 +31,21 @@ SPEC_REFUSALS = [
     ({"pad_w": 3}, f"{F}: pad_w=3: must be in 0..2 (at most dil_w * (filter_x - 1), so every output sees the input)"),
 ]
 
+ARCH_REFUSALS = [
+    ({}, "gfx1100", f"{F}: op_id=mfma_f32_32x32x8_f16: is not available on gfx1100 (it runs on gfx942, gfx950)"),
+    ({"wm": 8, "wn": 4, "bm": 256, "bn": 128}, "gfx950",
+     f"{F}: wm=8: wm * wn = 32 waves of 64 lanes exceed the 1024-thread workgroup limit of gfx950"),
+    ({"op_id": "mfma_f32_16x16x16_f16", "bm": 32, "bn": 128, "bk": 16, "wn": 8}, "gfx942",
+     f"{F}: bm=32: the A tile of 32 x 16 elements does not split evenly over 1024 threads"),
+    ({"bm": 128, "bn": 128, "bk": 128, "lds_pad": 0}, "gfx942",
+     f"{F}: bk=128: the LDS tiles need 131072 bytes (2 stage(s) of (128 + 128) x (128 + 0) f16), over the 65536 "
+     "bytes of gfx942"),
+]
 
-def test_spec_refusals() -> None:
-    for changes, message in SPEC_REFUSALS:
-        kit.check_spec_refusal(ConvIgemmDgradSpec, kit.with_changes(BASE, **changes), message)
+
+class TestConvIgemmDgradSpecs(kit.SpecConformance):
+    family, base, fine_on = FAMILY, BASE, None
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
 
 
 def test_rules_run_in_order_and_report_the_first_failure() -> None:

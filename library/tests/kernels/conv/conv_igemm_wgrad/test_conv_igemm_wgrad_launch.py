@@ -23,7 +23,7 @@ ELEMENTS = 80 * 9 * 16
 def test_split_k_contract_states_the_workspace_and_its_zero_fill() -> None:
     contract = launch(SPLIT, PROBLEM)
     assert [a.name for a in contract.args] == ["input", "dy", "workspace", *SCALARS]
-    assert contract.arg("workspace").type == "ptr<f32, global>"
+    assert contract.arg("workspace").type == "ptr<f32, global>" and contract.arg("workspace").role == "inout"
     assert contract.arg("workspace").bytes == contract.workspace_bytes == ELEMENTS * 4
     assert contract.zero_init == ("workspace",)
     assert contract.arg("input").bytes == 2 * 9 * 10 * 32 * 2

@@ -1,9 +1,10 @@
-"""conv_igemm_wgrad specs: the exact text of every refusal (spec rules); the C++ twin must reproduce
-these strings byte for byte."""
+"""conv_igemm_wgrad specs: the exact text of every refusal (spec rules and the main loop plan's arch
+rules); the C++ twin must reproduce these strings byte for byte."""
 
 from __future__ import annotations
 
 from rocke.gates import conformance as kit
+from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY
 from rocke_library.kernels.conv.conv_igemm_wgrad.spec import ConvIgemmWgradSpec
 
 BASE = ("bk=16 bm=32 bn=32 convert=0 dil_h=1 dil_w=1 double_buffer=1 dtype=bf16 filter_x=3 filter_y=3 lds_pad=8 "
@@ -23,10 +24,21 @@ SPEC_REFUSALS = [
      f"{F}: convert=1: needs split_k > 1 (with split_k = 1 the main kernel stores dw itself)"),
 ]
 
+ARCH_REFUSALS = [
+    ({}, "gfx1100", f"{F}: op_id=wmma_f32_16x16x16_bf16_gfx12: is not available on gfx1100 (it runs on gfx1201)"),
+    ({"convert": True}, "gfx942",
+     f"{F}: op_id=wmma_f32_16x16x16_bf16_gfx12: is not available on gfx942 (it runs on gfx1201)"),
+    ({"bm": 256, "bn": 256, "bk": 128}, "gfx1201",
+     f"{F}: bm=256: the A LDS tile holds 69632 elements, over the allocation limit of 65536"),
+    ({"bm": 128, "bn": 128, "bk": 96, "lds_pad": 0}, "gfx1201",
+     f"{F}: bk=96: the LDS tiles need 98304 bytes (2 stage(s) of (128 + 128) x (96 + 0) bf16), over the 65536 "
+     "bytes of gfx1201"),
+]
 
-def test_spec_refusals() -> None:
-    for changes, message in SPEC_REFUSALS:
-        kit.check_spec_refusal(ConvIgemmWgradSpec, kit.with_changes(BASE, **changes), message)
+
+class TestConvIgemmWgradSpecs(kit.SpecConformance):
+    family, base, fine_on = FAMILY, BASE, None
+    spec_refusals, arch_refusals = SPEC_REFUSALS, ARCH_REFUSALS
 
 
 def test_round_trip_and_derived_sizes() -> None:

@@ -32,7 +32,7 @@ def launch(spec: ConvIgemmWgradSpec, problem: Mapping[str, int]) -> LaunchContra
     esize = elem_bytes(spec.dtype)
     buffer_type = f"ptr<{spec.dtype}, global>"
     elements = p.k * spec.taps * p.cg
-    workspace = KernelArg("workspace", "ptr<f32, global>", "input" if spec.convert else "output",
+    workspace = KernelArg("workspace", "ptr<f32, global>", "input" if spec.convert else "inout",
                           check_buffer(fam, "workspace", elements * 4))
     dw = KernelArg("dw", buffer_type, "output", check_buffer(fam, "dw", elements * esize))
     if spec.convert:
