@@ -14,16 +14,18 @@ from rocke.families import Family
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
 from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY as CONV_IGEMM_DGRAD
+from rocke_library.kernels.conv.conv_igemm_fwd.family import FAMILY as CONV_IGEMM_FWD
 from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY as CONV_IGEMM_WGRAD
 from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
 # Their C++ twins pass parity on every config.
-SHIPPED: tuple[str, ...] = ("attention_fwd", "conv_direct_fwd", "conv_igemm_dgrad", "conv_igemm_wgrad", "img2col")
+SHIPPED: tuple[str, ...] = ("attention_fwd", "conv_direct_fwd", "conv_igemm_dgrad", "conv_igemm_fwd",
+                            "conv_igemm_wgrad", "img2col")
 
 
 def defined() -> list[Family]:
     """Every family library defines, shipped or not, sorted by name."""
-    return [ATTENTION_FWD, CONV_DIRECT_FWD, CONV_IGEMM_DGRAD, CONV_IGEMM_WGRAD, IMG2COL]
+    return [ATTENTION_FWD, CONV_DIRECT_FWD, CONV_IGEMM_DGRAD, CONV_IGEMM_FWD, CONV_IGEMM_WGRAD, IMG2COL]
 
 
 def provide() -> list[Family]:
