@@ -13,7 +13,9 @@
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/contract.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/register.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/register.hpp"
 #include "rocke_library/kernels/conv/img2col/contract.hpp"
 #include "rocke_library/kernels/conv/img2col/register.hpp"
 
@@ -26,7 +28,9 @@ void register_library_families(families::FamilyRegistry& registry) {
   kernels::attention::attention_bwd_prep::register_family(registry);
   kernels::attention::attention_fwd::register_family(registry);
   kernels::conv::conv_direct_fwd::register_family(registry);
+  kernels::conv::conv_igemm_dgrad::register_family(registry);
   kernels::conv::conv_igemm_fwd::register_family(registry);
+  kernels::conv::conv_igemm_wgrad::register_family(registry);
   kernels::conv::img2col::register_family(registry);
 }
 

@@ -17,13 +17,16 @@ from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY as 
 from rocke_library.kernels.attention.attention_bwd_prep.family import FAMILY as ATTENTION_BWD_PREP
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
+from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY as CONV_IGEMM_DGRAD
 from rocke_library.kernels.conv.conv_igemm_fwd.family import FAMILY as CONV_IGEMM_FWD
+from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY as CONV_IGEMM_WGRAD
 from rocke_library.kernels.conv.img2col.family import FAMILY as IMG2COL
 
 # Their C++ twins pass parity on every config.
 SHIPPED: tuple[str, ...] = (
     "attention_bwd_convert", "attention_bwd_dq", "attention_bwd_main", "attention_bwd_prep",
-    "attention_fwd", "conv_direct_fwd", "conv_igemm_fwd", "img2col",
+    "attention_fwd", "conv_direct_fwd", "conv_igemm_dgrad", "conv_igemm_fwd", "conv_igemm_wgrad",
+    "img2col",
 )
 
 
@@ -31,7 +34,7 @@ def defined() -> list[Family]:
     """Every family library defines, shipped or not, sorted by name."""
     return [
         ATTENTION_BWD_CONVERT, ATTENTION_BWD_DQ, ATTENTION_BWD_MAIN, ATTENTION_BWD_PREP, ATTENTION_FWD,
-        CONV_DIRECT_FWD, CONV_IGEMM_FWD, IMG2COL,
+        CONV_DIRECT_FWD, CONV_IGEMM_DGRAD, CONV_IGEMM_FWD, CONV_IGEMM_WGRAD, IMG2COL,
     ]
 
 

@@ -13,7 +13,8 @@
 
 namespace rocke::library {
 
-// Add every family library defines (attention_fwd, conv_direct_fwd, conv_igemm_fwd, img2col), each through its register_family.
+// Add every family library defines (attention_fwd, conv_direct_fwd, conv_igemm_dgrad, conv_igemm_fwd,
+// conv_igemm_wgrad, img2col), each through its register_family.
 void register_library_families(families::FamilyRegistry& registry);
 
 // The process-wide registry (platform's families) with library's families added, once.

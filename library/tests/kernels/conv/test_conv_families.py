@@ -12,7 +12,7 @@ from rocke.gates.emitters import find_native_emitter
 from rocke.gates.runner import select_families
 from rocke_library import families as library_families
 
-NAMES = ("conv_direct_fwd", "conv_igemm_fwd", "img2col")
+NAMES = ("conv_direct_fwd", "conv_igemm_dgrad", "conv_igemm_fwd", "conv_igemm_wgrad", "img2col")
 
 
 def test_library_defines_the_conv_families() -> None:

@@ -1,0 +1,15 @@
+"""The conv_igemm_dgrad family record: everything library registers about it (`rocke_library.families` lists it)."""
+
+from __future__ import annotations
+
+from rocke.families import Family
+
+from .builder import build
+from .contract import launch
+from .numerics import numerics
+from .reference import reference
+from .spec import ConvIgemmDgradSpec
+
+FAMILY = Family("conv_igemm_dgrad", "rocke-library", spec=ConvIgemmDgradSpec, build=build, package=__package__,
+                cpp_engine="rocke_library_engine", native_emitter="rocke-library-emit", launch=launch,
+                reference=reference, numerics=numerics)
