@@ -253,12 +253,17 @@ def family_problem(record: Any, spec: Any, sizes: Mapping[str, int], zero_count:
     return out
 
 
-def _records(records: Mapping[str, object] | None) -> Mapping[str, object]:
+def backward_records(records: Mapping[str, object] | None = None) -> Mapping[str, object]:
+    """records when given (tests), else the four backward families' records by name (imported
+    from their folders, not from the library's registry, so attention never reaches conv)."""
     if records is not None:
         return records
-    from rocke_library.families import defined
+    from .attention_bwd_convert.family import FAMILY as CONVERT
+    from .attention_bwd_dq.family import FAMILY as DQ
+    from .attention_bwd_main.family import FAMILY as MAIN
+    from .attention_bwd_prep.family import FAMILY as PREP
 
-    return {family.name: family for family in defined()}
+    return {family.name: family for family in (CONVERT, DQ, MAIN, PREP)}
 
 
 def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], *,
@@ -312,7 +317,7 @@ def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], 
     by_name = {s.name: s for s in slices}
     if zero is not None:
         by_name[ZERO_REGION] = zero
-    found = _records(records)
+    found = backward_records(records)
     dtype = first.dtype  # type: ignore[attr-defined]
     esize = elem_bytes(dtype)
     tensors: dict[str, dict[str, object]] = {}

@@ -26,20 +26,12 @@ import numpy as np
 from rocke.sim import Comparison, run
 
 from .attention_fwd.reference import NUMPY_DTYPES
-from .backward_plan import BackwardPlan, kv_tensor, plan_attention_bwd
+from .backward_plan import BackwardPlan, backward_records, kv_tensor, plan_attention_bwd
 from .common.backward_reference import backward, check_gradient
 
 SENTINEL = -7.0
 CANARY = 16
 HostLaunch = Callable[[BackwardPlan, dict[str, object], Mapping[str, np.ndarray], np.ndarray], None]
-
-
-def _records(records: Mapping[str, object] | None) -> Mapping[str, object]:
-    if records is not None:
-        return records
-    from rocke_library.families import defined
-
-    return {family.name: family for family in defined()}
 
 
 def run_plan(plan: BackwardPlan, tensors: Mapping[str, np.ndarray], *, faults: Mapping[str, str] | None = None,
@@ -50,7 +42,7 @@ def run_plan(plan: BackwardPlan, tensors: Mapping[str, np.ndarray], *, faults: M
     timings, when given, receives the seconds each launch took (build and simulation) by family."""
     faults = faults or {}
     hosts = hosts or {}
-    found = _records(records)
+    found = backward_records(records)
     ws = np.full(max(1, plan.workspace_bytes // 4), np.nan, np.float32)
     for launch in plan.launches:
         args: list[object] = []
