@@ -66,6 +66,7 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
   std::vector<Candidate> out;
   for (const arch::MmaOp* op : atoms) {
     families::KvValues fields = {{"block_m", block_m},       {"block_n", block_n},
+                                 {"double_buffer", kDoubleBuffer},
                                  {"dtype", problem.dtype},   {"head_dim", problem.head_dim},
                                  {"lds_pad", kLdsPad},       {"mask", problem.mask},
                                  {"op_id", op->id},          {"seq_mode", problem.seq_mode},

@@ -19,6 +19,7 @@ from ...candidate import Candidate, spec_kv
 from .spec import HEAD_DIMS, INPUT_DTYPES, AttentionFwdSpec
 
 FAMILY = AttentionFwdSpec.FAMILY
+DOUBLE_BUFFER = 0  # one LDS stage of K and V^T: every arch's tiles fit it
 LDS_PAD = 8
 
 
@@ -64,9 +65,9 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
     sizes = contract_sizes(problem)
     out = []
     for op in atoms:
-        kv = spec_kv({"block_m": block_m, "block_n": block_n, "dtype": problem.dtype, "head_dim": problem.head_dim,
-                      "lds_pad": LDS_PAD, "mask": problem.mask, "op_id": op.id, "seq_mode": problem.seq_mode,
-                      "waves": waves})
+        kv = spec_kv({"block_m": block_m, "block_n": block_n, "double_buffer": DOUBLE_BUFFER, "dtype": problem.dtype,
+                      "head_dim": problem.head_dim, "lds_pad": LDS_PAD, "mask": problem.mask, "op_id": op.id,
+                      "seq_mode": problem.seq_mode, "waves": waves})
         out.append(Candidate(FAMILY, kv, sizes))
     return out
 

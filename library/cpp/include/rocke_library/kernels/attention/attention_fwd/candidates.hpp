@@ -12,6 +12,7 @@
 
 namespace rocke::library::kernels::attention::attention_fwd {
 
+inline constexpr std::int64_t kDoubleBuffer = 0;  // one LDS stage of K and V^T: every arch's tiles fit it
 inline constexpr std::int64_t kLdsPad = 8;
 
 // (block_m, block_n, waves) for the arch's wave size.
