@@ -23,26 +23,33 @@ function(rocke_add_sdk_library)
   rocke_strict_warnings(${ARG_TARGET})
 endfunction()
 
-# One executable per cpp/tools/*.cpp, linking <target>, installed into the wheel's scripts.
-function(rocke_add_tools target)
-  file(GLOB _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/tools/*.cpp")
+# One executable per cpp/<dir>/*.cpp, named after its file, linking <target>, with the warning
+# policy; the names go to <out_var> (the shared part of the tools and the ctest programs).
+function(rocke_add_programs target dir out_var)
+  file(GLOB _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/${dir}/*.cpp")
+  set(_names "")
   foreach(_src IN LISTS _sources)
     get_filename_component(_name "${_src}" NAME_WE)
     add_executable(${_name} "${_src}")
     target_link_libraries(${_name} PRIVATE ${target})
     rocke_strict_warnings(${_name})
+    list(APPEND _names ${_name})
+  endforeach()
+  set(${out_var} ${_names} PARENT_SCOPE)
+endfunction()
+
+# One executable per cpp/tools/*.cpp, linking <target>, installed into the wheel's scripts.
+function(rocke_add_tools target)
+  rocke_add_programs(${target} tools _tools)
+  foreach(_name IN LISTS _tools)
     install(PROGRAMS $<TARGET_FILE:${_name}> DESTINATION _scripts)
   endforeach()
 endfunction()
 
 # One ctest program per cpp/tests/*.cpp, linking <target>, run from the package's source dir.
 function(rocke_add_ctests target)
-  file(GLOB _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/tests/*.cpp")
-  foreach(_src IN LISTS _sources)
-    get_filename_component(_name "${_src}" NAME_WE)
-    add_executable(${_name} "${_src}")
-    target_link_libraries(${_name} PRIVATE ${target})
-    rocke_strict_warnings(${_name})
+  rocke_add_programs(${target} tests _tests)
+  foreach(_name IN LISTS _tests)
     add_test(NAME ${_name} COMMAND ${_name} WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
   endforeach()
 endfunction()

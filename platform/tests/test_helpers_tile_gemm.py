@@ -1,7 +1,7 @@
 """The tile-GEMM main loop (rocke.helpers.tile_gemm) on its own: plan rules and refusal texts through
 the caller's fail, the copy-width cap a generator asks for, and kernels on the simulator whose
 operand address generators decide what the copies read (dense matrices; a generator masking every
-other K tile; one that ignores the loop's k0 and must fail)."""
+other K tile; one that ignores the loop's k0 and must fail), and the shared epilogue walk's order."""
 
 from __future__ import annotations
 
@@ -10,15 +10,14 @@ import pytest
 
 from rocke.arch import get_arch, mma_op
 from rocke.helpers import (
+    AccElement,
     MatrixOperand,
     TileAccumulators,
     TileGemm,
     TileShape,
-    add_i32,
     buffer_rsrc,
     const_i32,
     masked_offset,
-    mul_i32,
     plan_tile_gemm,
 )
 from rocke.ir import Builder, KernelDef, Value, f16, f32, i32, ptr, verify
@@ -103,9 +102,7 @@ def _kernel(shape: TileShape, arch: str, generator: type[MatrixOperand]) -> Kern
     c_ptr = b.param("c", ptr(f32, "global"), noalias=True, writeonly=True)
     m, n, k = b.param("m", i32), b.param("n", i32), b.param("k", i32)
     loop = TileGemm(b, plan, f16)
-    row0 = mul_i32(b, b.block_id_y(), shape.bm)
-    col0 = mul_i32(b, b.block_id_x(), shape.bn)
-    loop.place(b, row0, col0)
+    row0, col0 = loop.place_grid(b, shape.bm, shape.bn)
     a_rsrc = buffer_rsrc(b, a_ptr, b.mul(m, k), 2)
     b_rsrc = buffer_rsrc(b, b_ptr, b.mul(k, n), 2)
     extra = {"bk": shape.bk} if generator is EvenTiles else {}
@@ -115,14 +112,12 @@ def _kernel(shape: TileShape, arch: str, generator: type[MatrixOperand]) -> Kern
     def epilogue(acc: TileAccumulators) -> None:
         c_rsrc = buffer_rsrc(b, c_ptr, b.mul(m, n), 4)
         rows, cols = acc.coords(b)
-        for rm, row_base in enumerate(rows):
-            for rn, col_base in enumerate(cols):
-                for s in range(plan.op.c.length):
-                    row = add_i32(b, row_base, plan.c_row.slot_offsets[s])
-                    col = add_i32(b, col_base, plan.c_col.slot_offsets[s])
-                    ok = b.and_(b.cmpi("slt", row, m), b.cmpi("slt", col, n))
-                    value = b.extract(acc.accs[rm * plan.rep_n + rn], s)
-                    b.buffer_store(c_rsrc, masked_offset(b, ok, b.add(b.mul(row, n), col), 4), value)
+
+        def store(e: AccElement) -> None:
+            offset = masked_offset(b, e.inside(b, m, n), b.add(b.mul(e.row, n), e.col), 4)
+            b.buffer_store(c_rsrc, offset, e.value)
+
+        acc.each_element(b, rows, cols, store)
 
     loop.run(b, a_gen, b_gen, k, epilogue)
     kernel = b.finish()
@@ -163,3 +158,28 @@ def test_negative_control_a_generator_ignoring_k0_fails() -> None:
     got, a, bt = _simulate(shape, "gfx942", StuckAtFirstTile, 32, 32, 48)
     assert not np.allclose(got, a @ bt.T, rtol=1e-5, atol=1e-4)
 
+
+
+def test_epilogue_walk_visits_every_element_once_in_order() -> None:
+    """each_element: rm, rn, slot order with each element's column key; column_values: one load per
+    distinct column; atom: once per atom, before its slots."""
+    shape = _shape(bm=64, bn=64, wm=2, wn=2)  # 2 x 2 atoms per wave
+    plan = plan_tile_gemm(shape, get_arch("gfx942"), _fail)
+    b = Builder("walk_probe", max_workgroup_size=plan.threads)
+    loop = TileGemm(b, plan, f16)
+    loop.place_grid(b, shape.bm, shape.bn)
+    zero = b.splat(b.const(0.0, f32), plan.op.c.length)
+    acc = TileAccumulators(plan, [zero] * (plan.rep_m * plan.rep_n), loop.lane, const_i32(b, 0), const_i32(b, 0))
+    rows, cols = acc.coords(b)
+    loads: list[Value] = []
+    values = acc.column_values(b, cols, lambda col: loads.append(col) or col)
+    keys = [(rn, offset) for rn in range(plan.rep_n) for offset in dict.fromkeys(plan.c_col.slot_offsets)]
+    assert list(values) == keys and len(loads) == len(keys)
+    seen: list[tuple[int, int] | str] = []
+    acc.each_element(b, rows, cols, lambda e: seen.append(e.col_key), atom=lambda v: seen.append("atom") or v)
+    length = plan.op.c.length
+    expected: list[tuple[int, int] | str] = []
+    for _rm in range(plan.rep_m):
+        for rn in range(plan.rep_n):
+            expected += ["atom"] + [(rn, plan.c_col.slot_offsets[s]) for s in range(length)]
+    assert (plan.rep_m, plan.rep_n) == (2, 2) and seen == expected

@@ -210,6 +210,12 @@ std::pair<Value*, Value*> MatrixOperand::address(Builder& b, const Values& state
   return {index, valid};
 }
 
+Value* AccElement::inside(Builder& b, Value* rows, Value* cols) const {
+  Value* row_ok = b.cmpi("slt", row, rows);
+  Value* col_ok = b.cmpi("slt", col, cols);
+  return b.and_(row_ok, col_ok);
+}
+
 std::pair<Values, Values> TileAccumulators::coords(Builder& b) const {
   const arch::MmaOp& op = *plan->op;
   Value* row_lane = emit_lane_part(b, plan->c_row.lane_part, lane);
@@ -219,6 +225,36 @@ std::pair<Values, Values> TileAccumulators::coords(Builder& b) const {
   Values cols;
   for (std::int64_t rn = 0; rn < plan->rep_n; ++rn) cols.push_back(b.add(add_i32(b, col_origin, rn * op.n), col_lane, "col"));
   return {rows, cols};
+}
+
+std::map<ColumnKey, Value*> TileAccumulators::column_values(Builder& b, const Values& cols,
+                                                            const ColumnLoad& load) const {
+  std::map<ColumnKey, Value*> values;
+  for (std::int64_t rn = 0; rn < plan->rep_n; ++rn) {
+    for (std::int64_t offset : plan->c_col.slot_offsets) {
+      if (!values.contains({rn, offset})) {
+        values[{rn, offset}] = load(add_i32(b, cols[static_cast<std::size_t>(rn)], offset));
+      }
+    }
+  }
+  return values;
+}
+
+void TileAccumulators::each_element(Builder& b, const Values& rows, const Values& cols, const ElementVisit& visit,
+                                    const AtomMap& atom) const {
+  for (std::int64_t rm = 0; rm < plan->rep_m; ++rm) {
+    for (std::int64_t rn = 0; rn < plan->rep_n; ++rn) {
+      Value* value_v = accs[static_cast<std::size_t>(rm * plan->rep_n + rn)];
+      if (atom) value_v = atom(value_v);
+      for (std::int64_t s = 0; s < plan->op->c.length; ++s) {
+        std::int64_t row_offset = plan->c_row.slot_offsets[static_cast<std::size_t>(s)];
+        std::int64_t col_offset = plan->c_col.slot_offsets[static_cast<std::size_t>(s)];
+        Value* row = add_i32(b, rows[static_cast<std::size_t>(rm)], row_offset);
+        Value* col = add_i32(b, cols[static_cast<std::size_t>(rn)], col_offset);
+        visit(AccElement{.row = row, .col = col, .value = b.extract(value_v, s), .col_key = {rn, col_offset}});
+      }
+    }
+  }
 }
 
 TileGemm::TileGemm(Builder& b, const TileGemmPlan& plan, Type elem)
@@ -235,6 +271,13 @@ void TileGemm::place(Builder& b, Value* row0, Value* col0) {
   col0_ = col0;
   wave_row_ = mul_i32(b, divu_i32(b, wave, plan_.wn), plan_.wave_tile_m, "wave_row");
   wave_col_ = mul_i32(b, remu_i32(b, wave, plan_.wn), plan_.wave_tile_n, "wave_col");
+}
+
+std::pair<Value*, Value*> TileGemm::place_grid(Builder& b, std::int64_t bm, std::int64_t bn) {
+  Value* row0 = mul_i32(b, b.block_id_y(), bm, "row0");
+  Value* col0 = mul_i32(b, b.block_id_x(), bn, "col0");
+  place(b, row0, col0);
+  return {row0, col0};
 }
 
 Values TileGemm::fragment_bases(Builder& b, const OperandPlan& plan, Value* wave_origin, std::int64_t reps,

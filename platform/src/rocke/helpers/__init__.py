@@ -55,6 +55,8 @@ from .mma_frag import (
 from .reduce import REDUCE_KINDS, block_reduce, combine, wave_reduce
 from .tile_gemm import (
     MAX_LDS_ALLOC_ELEMS,
+    AccElement,
+    ColumnKey,
     MatrixOperand,
     OperandAddress,
     OperandPlan,
@@ -74,7 +76,9 @@ __all__ = [
     "OOB_OFFSET",
     "REDUCE_KINDS",
     "VEC_CHOICES",
+    "AccElement",
     "ChainPlan",
+    "ColumnKey",
     "FragmentPlan",
     "FragmentRun",
     "MatrixOperand",

@@ -257,6 +257,24 @@ class _Copy:
                 b.lds_store(lds, add_i32(b, index, j * tile.stride), element)
 
 
+ColumnKey = tuple[int, int]  # (rn, column slot offset): one of this lane's C columns
+
+
+@dataclass(frozen=True)
+class AccElement:
+    """One accumulator element of this lane, as the epilogue visits it: its C row and column, its f32
+    value and its column's key (the key of TileAccumulators.column_values)."""
+
+    row: Value
+    col: Value
+    value: Value
+    col_key: ColumnKey
+
+    def inside(self, b: Builder, rows: Value, cols: Value) -> Value:
+        """row < rows and col < cols (signed compares): the element lies inside a rows x cols C."""
+        return b.and_(b.cmpi("slt", self.row, rows), b.cmpi("slt", self.col, cols))
+
+
 @dataclass(frozen=True)
 class TileAccumulators:
     """What the epilogue gets: the f32 accumulators (rep_m * rep_n atoms, index rm * rep_n + rn, each a
@@ -277,13 +295,39 @@ class TileAccumulators:
         cols = [b.add(add_i32(b, self.col_origin, rn * op.n), col_lane, name="col") for rn in range(self.plan.rep_n)]
         return rows, cols
 
+    def column_values(self, b: Builder, cols: list[Value], load: Callable[[Value], Value]) -> dict[ColumnKey, Value]:
+        """load(col) once per column of this lane (cols from coords()), by key, in rn then slot order: a
+        per-column value such as a bias, loaded before the elements are visited."""
+        values: dict[ColumnKey, Value] = {}
+        for rn in range(self.plan.rep_n):
+            for offset in self.plan.c_col.slot_offsets:
+                if (rn, offset) not in values:
+                    values[(rn, offset)] = load(add_i32(b, cols[rn], offset))
+        return values
+
+    def each_element(self, b: Builder, rows: list[Value], cols: list[Value], visit: Callable[[AccElement], None],
+                     atom: Callable[[Value], Value] | None = None) -> None:
+        """visit(element) for every accumulator element of this lane (rows, cols from coords()), in rm,
+        rn, slot order; atom (None: none) first maps each atom's accumulator vector (a vector scale)."""
+        plan = self.plan
+        for rm in range(plan.rep_m):
+            for rn in range(plan.rep_n):
+                value_v = self.accs[rm * plan.rep_n + rn]
+                if atom is not None:
+                    value_v = atom(value_v)
+                for s in range(plan.op.c.length):
+                    row = add_i32(b, rows[rm], plan.c_row.slot_offsets[s])
+                    col_offset = plan.c_col.slot_offsets[s]
+                    col = add_i32(b, cols[rn], col_offset)
+                    visit(AccElement(row, col, b.extract(value_v, s), (rn, col_offset)))
+
 
 class TileGemm:
     """The main loop, emitted in three calls (so the caller's own values fall in between):
     TileGemm(b, plan, elem) allocates the LDS tiles and reads the thread, lane and wave ids;
-    place(b, row0, col0) sets the workgroup's C origin and the wave's; run(b, a, b_, k_size, epilogue)
-    sets up the copies, emits the K loop over ceil(k_size / bk) tiles and calls epilogue with the
-    accumulators."""
+    place(b, row0, col0) (or place_grid(b, bm, bn)) sets the workgroup's C origin and the wave's;
+    run(b, a, b_, k_size, epilogue) sets up the copies, emits the K loop over ceil(k_size / bk) tiles
+    and calls epilogue with the accumulators."""
 
     def __init__(self, b: Builder, plan: TileGemmPlan, elem: ScalarType):
         self.plan = plan
@@ -306,6 +350,14 @@ class TileGemm:
         self.col0 = col0
         self.wave_row = mul_i32(b, divu_i32(b, self.wave, plan.wn), plan.wave_tile_m, name="wave_row")
         self.wave_col = mul_i32(b, remu_i32(b, self.wave, plan.wn), plan.wave_tile_n, name="wave_col")
+
+    def place_grid(self, b: Builder, bm: int, bn: int) -> tuple[Value, Value]:
+        """place() at workgroup (x, y)'s tile of the bm x bn grid over C (rows y * bm .., columns
+        x * bn ..); returns (row0, col0)."""
+        row0 = mul_i32(b, b.block_id_y(), bm, name="row0")
+        col0 = mul_i32(b, b.block_id_x(), bn, name="col0")
+        self.place(b, row0, col0)
+        return row0, col0
 
     def _fragment_bases(self, b: Builder, plan: OperandPlan, wave_origin: Value, reps: int, atom: int
                         ) -> list[Value]:

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -132,6 +133,25 @@ class MatrixOperand : public OperandAddress {
   ir::Value* base_;
 };
 
+// (rn, column slot offset): one of this lane's C columns.
+using ColumnKey = std::pair<std::int64_t, std::int64_t>;
+
+// One accumulator element of this lane, as the epilogue visits it: its C row and column, its f32
+// value and its column's key (the key of TileAccumulators::column_values).
+struct AccElement {
+  ir::Value* row = nullptr;
+  ir::Value* col = nullptr;
+  ir::Value* value = nullptr;
+  ColumnKey col_key;
+
+  // row < rows and col < cols (signed compares): the element lies inside a rows x cols C.
+  ir::Value* inside(ir::Builder& b, ir::Value* rows, ir::Value* cols) const;
+};
+
+using ColumnLoad = std::function<ir::Value*(ir::Value*)>;
+using ElementVisit = std::function<void(const AccElement&)>;
+using AtomMap = std::function<ir::Value*(ir::Value*)>;
+
 // What the epilogue gets: the f32 accumulators (rep_m * rep_n atoms, index rm * rep_n + rn, each a
 // vector of op.c.length slots), this lane, and the wave's first C row and column.
 struct TileAccumulators {
@@ -143,19 +163,31 @@ struct TileAccumulators {
 
   // (rows per rm, cols per rn) of this lane's slot 0; slot s adds plan->c_row/c_col.slot_offsets[s].
   std::pair<ir::Values, ir::Values> coords(ir::Builder& b) const;
+  // load(col) once per column of this lane (cols from coords()), by key, in rn then slot order: a
+  // per-column value such as a bias, loaded before the elements are visited.
+  std::map<ColumnKey, ir::Value*> column_values(ir::Builder& b, const ir::Values& cols,
+                                                const ColumnLoad& load) const;
+  // visit(element) for every accumulator element of this lane (rows, cols from coords()), in rm, rn,
+  // slot order; atom (empty: none) first maps each atom's accumulator vector (a vector scale).
+  void each_element(ir::Builder& b, const ir::Values& rows, const ir::Values& cols, const ElementVisit& visit,
+                    const AtomMap& atom = nullptr) const;
 };
 
 using Epilogue = std::function<void(const TileAccumulators&)>;
 
 // The main loop, emitted in three calls (so the caller's own values fall in between): the
 // constructor allocates the LDS tiles and reads the thread, lane and wave ids; place(b, row0, col0)
-// sets the workgroup's C origin and the wave's; run(b, a, b_, k_size, epilogue) sets up the copies,
-// emits the K loop over ceil(k_size / bk) tiles and calls epilogue with the accumulators.
+// (or place_grid(b, bm, bn)) sets the workgroup's C origin and the wave's; run(b, a, b_, k_size,
+// epilogue) sets up the copies, emits the K loop over ceil(k_size / bk) tiles and calls epilogue
+// with the accumulators.
 class TileGemm {
  public:
   TileGemm(ir::Builder& b, const TileGemmPlan& plan, ir::Type elem);
   // The workgroup's first C row and column; emits the wave's offsets inside the tile.
   void place(ir::Builder& b, ir::Value* row0, ir::Value* col0);
+  // place() at workgroup (x, y)'s tile of the bm x bn grid over C (rows y * bm .., columns x * bn ..);
+  // returns (row0, col0).
+  std::pair<ir::Value*, ir::Value*> place_grid(ir::Builder& b, std::int64_t bm, std::int64_t bn);
   // The copies' setup, the K loop over ceil(k_size / bk) tiles, then epilogue(accumulators).
   void run(ir::Builder& b, const OperandAddress& a, const OperandAddress& b_, ir::Value* k_size,
            const Epilogue& epilogue) const;

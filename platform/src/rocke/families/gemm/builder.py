@@ -16,17 +16,17 @@ from dataclasses import dataclass
 
 from rocke.arch import get_arch
 from rocke.helpers import (
+    AccElement,
+    ColumnKey,
     MatrixOperand,
     TileAccumulators,
     TileGemm,
-    add_i32,
     buffer_rsrc,
     elem_bytes,
     from_f32,
     ir_type,
     load_guarded,
     masked_offset,
-    mul_i32,
     to_f32,
 )
 from rocke.ir import Builder, KernelDef, Value, f32, i32, ptr, verify
@@ -53,40 +53,27 @@ class Params:
 
 def _epilogue(b: Builder, spec: GemmSpec, acc: TileAccumulators, params: Params, fault: str) -> None:
     """C = alpha * acc (+ bias[col]) for every accumulator element inside M x N."""
-    plan = acc.plan
-    accs = acc.accs
-    op = plan.op
     out_t = ir_type(spec.c_dtype)
     out_size = elem_bytes(spec.c_dtype)
     m, n, alpha = params.m, params.n, params.alpha
     scale = b.mul(alpha, alpha) if fault == "alpha_squared" else alpha
-    scale_v = b.splat(scale, op.c.length, name="alpha_v")
+    scale_v = b.splat(scale, acc.plan.op.c.length, name="alpha_v")
     c_rsrc = buffer_rsrc(b, params.c, b.mul(m, n), out_size, name="c_rsrc")
     rows, cols = acc.coords(b)
-    bias: dict[tuple[int, int], Value] = {}
+    bias: dict[ColumnKey, Value] = {}
     if spec.bias:
         assert params.bias is not None
         bias_rsrc = buffer_rsrc(b, params.bias, n, out_size, name="bias_rsrc")
-        for rn in range(plan.rep_n):
-            for offset in plan.c_col.slot_offsets:
-                if (rn, offset) not in bias:
-                    col = add_i32(b, cols[rn], offset)
-                    raw = load_guarded(b, bias_rsrc, col, b.sub(n, col), out_t, 1, name="bias")
-                    bias[(rn, offset)] = to_f32(b, raw, out_t, 1)
-    for rm in range(plan.rep_m):
-        for rn in range(plan.rep_n):
-            scaled = b.mul(accs[rm * plan.rep_n + rn], scale_v, name="scaled")
-            for s in range(op.c.length):
-                row = add_i32(b, rows[rm], plan.c_row.slot_offsets[s])
-                col = add_i32(b, cols[rn], plan.c_col.slot_offsets[s])
-                value = b.extract(scaled, s)
-                if spec.bias:
-                    value = b.add(value, bias[(rn, plan.c_col.slot_offsets[s])])
-                ok = b.cmpi("slt", row, m)
-                if fault != "drop_col_mask":
-                    ok = b.and_(ok, b.cmpi("slt", col, n))
-                offset = masked_offset(b, ok, b.add(b.mul(row, n), col), out_size)
-                b.buffer_store(c_rsrc, offset, from_f32(b, value, out_t, 1, name="c_value"))
+        bias = acc.column_values(b, cols, lambda col: to_f32(
+            b, load_guarded(b, bias_rsrc, col, b.sub(n, col), out_t, 1, name="bias"), out_t, 1))
+
+    def store(e: AccElement) -> None:
+        value = b.add(e.value, bias[e.col_key]) if spec.bias else e.value
+        ok = b.cmpi("slt", e.row, m) if fault == "drop_col_mask" else e.inside(b, m, n)
+        offset = masked_offset(b, ok, b.add(b.mul(e.row, n), e.col), out_size)
+        b.buffer_store(c_rsrc, offset, from_f32(b, value, out_t, 1, name="c_value"))
+
+    acc.each_element(b, rows, cols, store, atom=lambda value_v: b.mul(value_v, scale_v, name="scaled"))
 
 
 def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -111,9 +98,7 @@ def build(spec: GemmSpec, arch: str, *, _fault: str = "") -> KernelDef:
     )
     m, n, k = params.m, params.n, params.k
     loop = TileGemm(b, plan, elem)
-    row0 = mul_i32(b, b.block_id_y(), spec.bm, name="row0")
-    col0 = mul_i32(b, b.block_id_x(), spec.bn, name="col0")
-    loop.place(b, row0, col0)
+    row0, col0 = loop.place_grid(b, spec.bm, spec.bn)
     a_rsrc = buffer_rsrc(b, params.a, b.mul(m, k), esize, name="a_rsrc")
     b_rsrc = buffer_rsrc(b, params.b, b.mul(k, n), esize, name="b_rsrc")
     a_gen = MatrixOperand("a", a_rsrc, plan.a.k_contiguous, row0, m, k)

@@ -1,5 +1,8 @@
-// rocKE library: shared pieces of the implicit-GEMM conv specs -- the dtype, vector and tile rules:
-// f16/bf16 inputs, the MMA atom and the tile-GEMM main loop's tile (families::check_tile_gemm).
+// rocKE library: shared pieces of the implicit-GEMM conv families -- the dtype, vector and tile rules
+// of a spec: f16/bf16 inputs, the MMA atom and the tile-GEMM main loop's tile
+// (families::check_tile_gemm); the prologue every builder emits before its operands (the main loop
+// placed at the workgroup's tile, the group and split-K part of workgroup z, the per-group channel
+// counts, the output extents) and the buffer resource of a dense NHWC tensor.
 // Python twin: rocke_library/kernels/conv/igemm.py
 #pragma once
 
@@ -7,10 +10,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "rocke/arch/mma.hpp"
 #include "rocke/families/spec.hpp"
+#include "rocke/helpers/index.hpp"
+#include "rocke/helpers/tile_gemm.hpp"
+#include "rocke/ir/builder.hpp"
 #include "rocke/util/strings.hpp"
+#include "rocke_library/kernels/conv/pixels.hpp"
 
 namespace rocke::library::kernels::conv {
 
@@ -28,5 +36,46 @@ const arch::MmaOp& check_gemm_tile(const S& spec) {
   families::check_tile_gemm(spec, op);
   return op;
 }
+
+// The values igemm_prologue emits (part is nullptr without split-K).
+struct IgemmPrologue {
+  helpers::TileGemm loop;
+  ir::Value* row0 = nullptr;
+  ir::Value* col0 = nullptr;
+  ir::Value* group = nullptr;
+  ir::Value* part = nullptr;
+  ir::Value* cg = nullptr;
+  ir::Value* kg = nullptr;
+  ir::Value* ho = nullptr;
+  ir::Value* wo = nullptr;
+};
+
+// The main loop placed at workgroup (x, y)'s tile, then group = z (split_k 0) or z / split_k with
+// part = z % split_k, C / G, K / G and the output extents (Ho, Wo), in that order. S: a conv spec
+// with the window fields and bm, bn; P: the family's Params (h, w, c, k, g).
+template <class S, class P>
+IgemmPrologue igemm_prologue(ir::Builder& b, const S& spec, const helpers::TileGemmPlan& plan, ir::Type elem,
+                             const P& params, std::int64_t split_k = 0) {
+  helpers::TileGemm loop(b, plan, elem);
+  auto [row0, col0] = loop.place_grid(b, spec.bm, spec.bn);
+  ir::Value* group = nullptr;
+  ir::Value* part = nullptr;
+  if (split_k == 0) {
+    group = b.block_id_z("group");
+  } else {
+    ir::Value* z = b.block_id_z("z");
+    group = helpers::divu_i32(b, z, split_k, "group");
+    part = helpers::remu_i32(b, z, split_k, "part");
+  }
+  ir::Value* cg = b.divu(params.c, params.g, "cg");
+  ir::Value* kg = b.divu(params.k, params.g, "kg");
+  auto [ho, wo] = out_dims(b, spec, params.h, params.w);
+  return IgemmPrologue{.loop = std::move(loop), .row0 = row0, .col0 = col0, .group = group, .part = part,
+                       .cg = cg, .kg = kg, .ho = ho, .wo = wo};
+}
+
+// The buffer resource over a dense n x h x w x c tensor (dims) of esize-byte elements at base.
+ir::Value* nhwc_rsrc(ir::Builder& b, ir::Value* base, const std::array<ir::Value*, 4>& dims, std::int64_t esize,
+                     ir::Hint name);
 
 }  // namespace rocke::library::kernels::conv

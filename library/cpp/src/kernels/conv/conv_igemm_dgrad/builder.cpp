@@ -14,6 +14,7 @@
 #include "rocke/ir/types.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_dgrad/plan.hpp"
+#include "rocke_library/kernels/conv/igemm.hpp"
 #include "rocke_library/kernels/conv/pixels.hpp"
 
 namespace rocke::library::kernels::conv::conv_igemm_dgrad {
@@ -173,29 +174,18 @@ class FilterOperand : public helpers::OperandAddress {
 // dx[m][in0 + col] = acc for every accumulator element inside pixels x cg.
 void epilogue(Builder& b, const ConvIgemmDgradSpec& spec, const helpers::TileAccumulators& acc, const Params& params,
               Value* pixels, Value* cg, Value* in0) {
-  const helpers::TileGemmPlan& plan = *acc.plan;
-  const arch::MmaOp& op = *plan.op;
   Type out_t = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* dx_rsrc = helpers::buffer_rsrc(b, params.dx, b.mul(pixels, params.c), esize, "dx_rsrc");
   auto [rows, cols] = acc.coords(b);
-  for (std::int64_t rm = 0; rm < plan.rep_m; ++rm) {
-    for (std::int64_t rn = 0; rn < plan.rep_n; ++rn) {
-      Value* value_v = acc.accs[static_cast<std::size_t>(rm * plan.rep_n + rn)];
-      for (std::int64_t s = 0; s < op.c.length; ++s) {
-        Value* row = add_i32(b, rows[static_cast<std::size_t>(rm)], plan.c_row.slot_offsets[static_cast<std::size_t>(s)]);
-        Value* col = add_i32(b, cols[static_cast<std::size_t>(rn)], plan.c_col.slot_offsets[static_cast<std::size_t>(s)]);
-        Value* value = b.extract(value_v, s);
-        Value* row_ok = b.cmpi("slt", row, pixels);
-        Value* col_ok = b.cmpi("slt", col, cg);
-        Value* ok = b.and_(row_ok, col_ok);
-        Value* line = b.mul(row, params.c);
-        Value* channel = b.add(in0, col);
-        Value* offset = helpers::masked_offset(b, ok, b.add(line, channel), esize);
-        b.buffer_store(dx_rsrc, offset, helpers::from_f32(b, value, out_t, 1, "dx_value"));
-      }
-    }
-  }
+  auto store = [&](const helpers::AccElement& e) {
+    Value* ok = e.inside(b, pixels, cg);
+    Value* line = b.mul(e.row, params.c);
+    Value* channel = b.add(in0, e.col);
+    Value* offset = helpers::masked_offset(b, ok, b.add(line, channel), esize);
+    b.buffer_store(dx_rsrc, offset, helpers::from_f32(b, e.value, out_t, 1, "dx_value"));
+  };
+  acc.each_element(b, rows, cols, store);
 }
 
 }  // namespace
@@ -217,20 +207,17 @@ ir::KernelDef build(const ConvIgemmDgradSpec& spec, std::string_view arch) {
   params.c = b.param("c", ir::i32);
   params.k = b.param("k", ir::i32);
   params.g = b.param("g", ir::i32);
-  helpers::TileGemm loop(b, plan, elem);
-  Value* row0 = mul_i32(b, b.block_id_y(), spec.bm, "row0");
-  Value* col0 = mul_i32(b, b.block_id_x(), spec.bn, "col0");
-  loop.place(b, row0, col0);
-  Value* group = b.block_id_z("group");
-  Value* cg = b.divu(params.c, params.g, "cg");
-  Value* kg = b.divu(params.k, params.g, "kg");
-  auto [ho, wo] = out_dims(b, spec, params.h, params.w);
+  IgemmPrologue start = igemm_prologue(b, spec, plan, elem, params);
+  Value* row0 = start.row0;
+  Value* col0 = start.col0;
+  Value* group = start.group;
+  Value* cg = start.cg;
+  Value* kg = start.kg;
+  Value* ho = start.ho;
+  Value* wo = start.wo;
   Value* pixels = b.mul(b.mul(params.n, params.h), params.w, "pixels");
   Value* kdim = mul_i32(b, kg, spec.taps(), "kdim");
-  Value* nho = b.mul(params.n, ho);
-  Value* nhowo = b.mul(nho, wo);
-  Value* dy_elems = b.mul(nhowo, params.k);
-  Value* dy_rsrc = helpers::buffer_rsrc(b, params.dy, dy_elems, esize, "dy_rsrc");
+  Value* dy_rsrc = nhwc_rsrc(b, params.dy, {params.n, ho, wo, params.k}, esize, "dy_rsrc");
   Value* row_elems = mul_i32(b, cg, spec.taps());
   Value* w_rsrc = helpers::buffer_rsrc(b, params.weight, b.mul(params.k, row_elems), esize, "w_rsrc");
   Value* in0 = b.mul(group, cg, "in0");
@@ -238,7 +225,7 @@ ir::KernelDef build(const ConvIgemmDgradSpec& spec, std::string_view arch) {
   std::array<Value*, 5> dims = {ho, wo, params.h, params.w, params.k};
   const GradTapOperand a_gen(spec, dy_rsrc, row0, pixels, dims, out0, kg, kdim, plan.a.split.vec);
   const FilterOperand b_gen(spec, w_rsrc, col0, cg, out0, kg, kdim);
-  loop.run(b, a_gen, b_gen, kdim,
+  start.loop.run(b, a_gen, b_gen, kdim,
            [&](const helpers::TileAccumulators& acc) { epilogue(b, spec, acc, params, pixels, cg, in0); });
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);

@@ -16,13 +16,13 @@
 #include "rocke/ir/types.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_fwd/plan.hpp"
+#include "rocke_library/kernels/conv/igemm.hpp"
 #include "rocke_library/kernels/conv/pixels.hpp"
 
 namespace rocke::library::kernels::conv::conv_igemm_fwd {
 
 namespace {
 
-using helpers::add_i32;
 using helpers::mul_i32;
 using ir::Builder;
 using ir::Type;
@@ -111,48 +111,31 @@ class TapOperand : public helpers::OperandAddress {
 // y[m][out0 + col] = act(acc (+ bias)) for every accumulator element inside pixels x kg.
 void epilogue(Builder& b, const ConvIgemmFwdSpec& spec, const helpers::TileAccumulators& acc, const Params& params,
               Value* pixels, Value* kg, Value* out0) {
-  const helpers::TileGemmPlan& plan = *acc.plan;
-  const arch::MmaOp& op = *plan.op;
   Type out_t = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* y_rsrc = helpers::buffer_rsrc(b, params.output, b.mul(pixels, params.k), esize, "y_rsrc");
   auto [rows, cols] = acc.coords(b);
-  std::map<std::pair<std::int64_t, std::int64_t>, Value*> bias;
+  std::map<helpers::ColumnKey, Value*> bias;
   if (spec.bias) {
     Value* bias_rsrc = helpers::buffer_rsrc(b, params.bias, params.k, esize, "bias_rsrc");
-    for (std::int64_t rn = 0; rn < plan.rep_n; ++rn) {
-      for (std::int64_t offset : plan.c_col.slot_offsets) {
-        if (!bias.contains({rn, offset})) {
-          Value* col = add_i32(b, cols[static_cast<std::size_t>(rn)], offset);
-          Value* at = b.add(out0, col);
-          Value* valid = b.sub(kg, col);
-          Value* raw = helpers::load_guarded(b, bias_rsrc, at, valid, out_t, 1, "bias");
-          bias[{rn, offset}] = helpers::to_f32(b, raw, out_t, 1);
-        }
-      }
-    }
+    bias = acc.column_values(b, cols, [&](Value* col) {
+      Value* at = b.add(out0, col);
+      Value* valid = b.sub(kg, col);
+      Value* raw = helpers::load_guarded(b, bias_rsrc, at, valid, out_t, 1, "bias");
+      return helpers::to_f32(b, raw, out_t, 1);
+    });
   }
-  for (std::int64_t rm = 0; rm < plan.rep_m; ++rm) {
-    for (std::int64_t rn = 0; rn < plan.rep_n; ++rn) {
-      Value* value_v = acc.accs[static_cast<std::size_t>(rm * plan.rep_n + rn)];
-      for (std::int64_t s = 0; s < op.c.length; ++s) {
-        std::int64_t row_offset = plan.c_row.slot_offsets[static_cast<std::size_t>(s)];
-        std::int64_t col_offset = plan.c_col.slot_offsets[static_cast<std::size_t>(s)];
-        Value* row = add_i32(b, rows[static_cast<std::size_t>(rm)], row_offset);
-        Value* col = add_i32(b, cols[static_cast<std::size_t>(rn)], col_offset);
-        Value* value = b.extract(value_v, s);
-        if (spec.bias) value = b.add(value, bias.at({rn, col_offset}));
-        if (spec.relu) value = helpers::relu(b, value, 1);
-        Value* row_ok = b.cmpi("slt", row, pixels);
-        Value* col_ok = b.cmpi("slt", col, kg);
-        Value* ok = b.and_(row_ok, col_ok);
-        Value* line = b.mul(row, params.k);
-        Value* channel = b.add(out0, col);
-        Value* offset = helpers::masked_offset(b, ok, b.add(line, channel), esize);
-        b.buffer_store(y_rsrc, offset, helpers::from_f32(b, value, out_t, 1, "y_value"));
-      }
-    }
-  }
+  auto store = [&](const helpers::AccElement& e) {
+    Value* value = e.value;
+    if (spec.bias) value = b.add(value, bias.at(e.col_key));
+    if (spec.relu) value = helpers::relu(b, value, 1);
+    Value* ok = e.inside(b, pixels, kg);
+    Value* line = b.mul(e.row, params.k);
+    Value* channel = b.add(out0, e.col);
+    Value* offset = helpers::masked_offset(b, ok, b.add(line, channel), esize);
+    b.buffer_store(y_rsrc, offset, helpers::from_f32(b, value, out_t, 1, "y_value"));
+  };
+  acc.each_element(b, rows, cols, store);
 }
 
 }  // namespace
@@ -175,20 +158,17 @@ ir::KernelDef build(const ConvIgemmFwdSpec& spec, std::string_view arch) {
   params.c = b.param("c", ir::i32);
   params.k = b.param("k", ir::i32);
   params.g = b.param("g", ir::i32);
-  helpers::TileGemm loop(b, plan, elem);
-  Value* row0 = mul_i32(b, b.block_id_y(), spec.bm, "row0");
-  Value* col0 = mul_i32(b, b.block_id_x(), spec.bn, "col0");
-  loop.place(b, row0, col0);
-  Value* group = b.block_id_z("group");
-  Value* cg = b.divu(params.c, params.g, "cg");
-  Value* kg = b.divu(params.k, params.g, "kg");
-  auto [ho, wo] = out_dims(b, spec, params.h, params.w);
+  IgemmPrologue start = igemm_prologue(b, spec, plan, elem, params);
+  Value* row0 = start.row0;
+  Value* col0 = start.col0;
+  Value* group = start.group;
+  Value* cg = start.cg;
+  Value* kg = start.kg;
+  Value* ho = start.ho;
+  Value* wo = start.wo;
   Value* pixels = b.mul(b.mul(params.n, ho), wo, "pixels");
   Value* kdim = mul_i32(b, cg, spec.taps(), "kdim");
-  Value* nh = b.mul(params.n, params.h);
-  Value* nhw = b.mul(nh, params.w);
-  Value* x_elems = b.mul(nhw, params.c);
-  Value* x_rsrc = helpers::buffer_rsrc(b, params.input, x_elems, esize, "x_rsrc");
+  Value* x_rsrc = nhwc_rsrc(b, params.input, {params.n, params.h, params.w, params.c}, esize, "x_rsrc");
   Value* w_rsrc = helpers::buffer_rsrc(b, params.weight, b.mul(params.k, kdim), esize, "w_rsrc");
   Value* channel0 = b.mul(group, cg, "channel0");
   Value* out0 = b.mul(group, kg, "out0");
@@ -201,7 +181,7 @@ ir::KernelDef build(const ConvIgemmFwdSpec& spec, std::string_view arch) {
   }
   Value* w_base = b.mul(out0, kdim, "w_base");
   const helpers::MatrixOperand b_gen("b", w_rsrc, true, col0, kg, kdim, nullptr, w_base);
-  loop.run(b, *a_gen, b_gen, kdim,
+  start.loop.run(b, *a_gen, b_gen, kdim,
            [&](const helpers::TileAccumulators& acc) { epilogue(b, spec, acc, params, pixels, kg, out0); });
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);

@@ -15,6 +15,7 @@
 #include "rocke/ir/types.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_wgrad/plan.hpp"
+#include "rocke_library/kernels/conv/igemm.hpp"
 #include "rocke_library/kernels/conv/pixels.hpp"
 
 namespace rocke::library::kernels::conv::conv_igemm_wgrad {
@@ -124,35 +125,23 @@ class TapInputOperand : public helpers::OperandAddress {
 // out[(out0 + row) * cols + col] = acc (split_k = 1) or += acc (atomics) inside kg x cols.
 void epilogue(Builder& b, const ConvIgemmWgradSpec& spec, const helpers::TileAccumulators& acc, const Params& params,
               Value* kg, Value* cols, Value* out0) {
-  const helpers::TileGemmPlan& plan = *acc.plan;
-  const arch::MmaOp& op = *plan.op;
   Type out_t = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* out_rsrc = nullptr;
   if (!spec.atomic()) out_rsrc = helpers::buffer_rsrc(b, params.out, b.mul(params.k, cols), esize, "dw_rsrc");
   auto [rows, columns] = acc.coords(b);
-  for (std::int64_t rm = 0; rm < plan.rep_m; ++rm) {
-    for (std::int64_t rn = 0; rn < plan.rep_n; ++rn) {
-      Value* value_v = acc.accs[static_cast<std::size_t>(rm * plan.rep_n + rn)];
-      for (std::int64_t s = 0; s < op.c.length; ++s) {
-        Value* row = add_i32(b, rows[static_cast<std::size_t>(rm)], plan.c_row.slot_offsets[static_cast<std::size_t>(s)]);
-        Value* col =
-            add_i32(b, columns[static_cast<std::size_t>(rn)], plan.c_col.slot_offsets[static_cast<std::size_t>(s)]);
-        Value* value = b.extract(value_v, s);
-        Value* row_ok = b.cmpi("slt", row, kg);
-        Value* col_ok = b.cmpi("slt", col, cols);
-        Value* ok = b.and_(row_ok, col_ok);
-        Value* line = b.mul(b.add(out0, row), cols);
-        Value* index = b.add(line, col, "dw_index");
-        if (out_rsrc != nullptr) {
-          Value* offset = helpers::masked_offset(b, ok, index, esize);
-          b.buffer_store(out_rsrc, offset, helpers::from_f32(b, value, out_t, 1, "dw_value"));
-          continue;
-        }
-        b.if_(ok, [&] { b.atomic_add_f32(params.out, index, value); });
-      }
+  auto store = [&](const helpers::AccElement& e) {
+    Value* ok = e.inside(b, kg, cols);
+    Value* line = b.mul(b.add(out0, e.row), cols);
+    Value* index = b.add(line, e.col, "dw_index");
+    if (out_rsrc != nullptr) {
+      Value* offset = helpers::masked_offset(b, ok, index, esize);
+      b.buffer_store(out_rsrc, offset, helpers::from_f32(b, e.value, out_t, 1, "dw_value"));
+      return;
     }
-  }
+    b.if_(ok, [&] { b.atomic_add_f32(params.out, index, e.value); });
+  };
+  acc.each_element(b, rows, columns, store);
 }
 
 ir::KernelDef build_main(const ConvIgemmWgradSpec& spec, std::string_view arch) {
@@ -176,16 +165,15 @@ ir::KernelDef build_main(const ConvIgemmWgradSpec& spec, std::string_view arch) 
   params.c = b.param("c", ir::i32);
   params.k = b.param("k", ir::i32);
   params.g = b.param("g", ir::i32);
-  helpers::TileGemm loop(b, plan, elem);
-  Value* row0 = mul_i32(b, b.block_id_y(), spec.bm, "row0");
-  Value* col0 = mul_i32(b, b.block_id_x(), spec.bn, "col0");
-  loop.place(b, row0, col0);
-  Value* z = b.block_id_z("z");
-  Value* group = helpers::divu_i32(b, z, spec.split_k, "group");
-  Value* part = helpers::remu_i32(b, z, spec.split_k, "part");
-  Value* cg = b.divu(params.c, params.g, "cg");
-  Value* kg = b.divu(params.k, params.g, "kg");
-  auto [ho, wo] = out_dims(b, spec, params.h, params.w);
+  IgemmPrologue start = igemm_prologue(b, spec, plan, elem, params, spec.split_k);
+  Value* row0 = start.row0;
+  Value* col0 = start.col0;
+  Value* group = start.group;
+  Value* part = start.part;
+  Value* cg = start.cg;
+  Value* kg = start.kg;
+  Value* ho = start.ho;
+  Value* wo = start.wo;
   Value* pixels = b.mul(b.mul(params.n, ho), wo, "pixels");
   Value* cols = mul_i32(b, cg, spec.taps(), "cols");
   Value* tiles = helpers::ceil_div_i32(b, pixels, spec.bk);
@@ -194,10 +182,7 @@ ir::KernelDef build_main(const ConvIgemmWgradSpec& spec, std::string_view arch) 
   Value* left = b.sub(pixels, k_begin);
   Value* capped = b.mins(left, share);
   Value* k_len = b.maxs(capped, helpers::const_i32(b, 0), "k_len");
-  Value* nh = b.mul(params.n, params.h);
-  Value* nhw = b.mul(nh, params.w);
-  Value* x_elems = b.mul(nhw, params.c);
-  Value* x_rsrc = helpers::buffer_rsrc(b, params.input, x_elems, esize, "x_rsrc");
+  Value* x_rsrc = nhwc_rsrc(b, params.input, {params.n, params.h, params.w, params.c}, esize, "x_rsrc");
   Value* dy_rsrc = helpers::buffer_rsrc(b, params.dy, b.mul(pixels, params.k), esize, "dy_rsrc");
   Value* in0 = b.mul(group, cg, "in0");
   Value* out0 = b.mul(group, kg, "out0");
@@ -205,7 +190,7 @@ ir::KernelDef build_main(const ConvIgemmWgradSpec& spec, std::string_view arch) 
   const helpers::MatrixOperand a_gen("a", dy_rsrc, false, row0, kg, k_len, params.k, dy_base);
   std::array<Value*, 5> dims = {ho, wo, params.h, params.w, params.c};
   const TapInputOperand b_gen(spec, x_rsrc, col0, cols, dims, in0, cg, k_begin, k_len, plan.b.split.vec);
-  loop.run(b, a_gen, b_gen, k_len,
+  start.loop.run(b, a_gen, b_gen, k_len,
            [&](const helpers::TileAccumulators& acc) { epilogue(b, spec, acc, params, kg, cols, out0); });
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from rocke.arch import get_arch
 from rocke.helpers import (
+    AccElement,
     TileAccumulators,
-    TileGemm,
     add_i32,
     buffer_rsrc,
     const_i32,
@@ -42,7 +42,7 @@ from rocke.helpers import (
 )
 from rocke.ir import Builder, KernelDef, Value, i32, ptr, verify
 
-from ..pixels import out_dims
+from ..igemm import igemm_prologue, nhwc_rsrc
 from .plan import plan_dgrad
 from .spec import ConvIgemmDgradSpec
 
@@ -171,23 +171,18 @@ class FilterOperand:
 def _epilogue(b: Builder, spec: ConvIgemmDgradSpec, acc: TileAccumulators, params: Params, pixels: Value,
               cg: Value, in0: Value) -> None:
     """dx[m][in0 + col] = acc for every accumulator element inside pixels x cg."""
-    plan = acc.plan
-    op = plan.op
     out_t = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     dx_rsrc = buffer_rsrc(b, params.dx, b.mul(pixels, params.c), esize, name="dx_rsrc")
     rows, cols = acc.coords(b)
-    for rm in range(plan.rep_m):
-        for rn in range(plan.rep_n):
-            value_v = acc.accs[rm * plan.rep_n + rn]
-            for s in range(op.c.length):
-                row = add_i32(b, rows[rm], plan.c_row.slot_offsets[s])
-                col = add_i32(b, cols[rn], plan.c_col.slot_offsets[s])
-                value = b.extract(value_v, s)
-                ok = b.and_(b.cmpi("slt", row, pixels), b.cmpi("slt", col, cg))
-                line = b.mul(row, params.c)
-                offset = masked_offset(b, ok, b.add(line, b.add(in0, col)), esize)
-                b.buffer_store(dx_rsrc, offset, from_f32(b, value, out_t, 1, name="dx_value"))
+
+    def store(e: AccElement) -> None:
+        ok = e.inside(b, pixels, cg)
+        line = b.mul(e.row, params.c)
+        offset = masked_offset(b, ok, b.add(line, b.add(in0, e.col)), esize)
+        b.buffer_store(dx_rsrc, offset, from_f32(b, e.value, out_t, 1, name="dx_value"))
+
+    acc.each_element(b, rows, cols, store)
 
 
 def build(spec: ConvIgemmDgradSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -211,25 +206,18 @@ def build(spec: ConvIgemmDgradSpec, arch: str, *, _fault: str = "") -> KernelDef
         k=b.param("k", i32),
         g=b.param("g", i32),
     )
-    loop = TileGemm(b, plan, elem)
-    row0 = mul_i32(b, b.block_id_y(), spec.bm, name="row0")
-    col0 = mul_i32(b, b.block_id_x(), spec.bn, name="col0")
-    loop.place(b, row0, col0)
-    group = b.block_id_z(name="group")
-    cg = b.divu(params.c, params.g, name="cg")
-    kg = b.divu(params.k, params.g, name="kg")
-    ho, wo = out_dims(b, spec, params.h, params.w)
+    start = igemm_prologue(b, spec, plan, elem, params)
+    row0, col0, group, cg, kg, ho, wo = start.row0, start.col0, start.group, start.cg, start.kg, start.ho, start.wo
     pixels = b.mul(b.mul(params.n, params.h), params.w, name="pixels")
     kdim = mul_i32(b, kg, spec.taps, name="kdim")
-    dy_elems = b.mul(b.mul(b.mul(params.n, ho), wo), params.k)
-    dy_rsrc = buffer_rsrc(b, params.dy, dy_elems, esize, name="dy_rsrc")
+    dy_rsrc = nhwc_rsrc(b, params.dy, (params.n, ho, wo, params.k), esize, "dy_rsrc")
     w_rsrc = buffer_rsrc(b, params.weight, b.mul(params.k, mul_i32(b, cg, spec.taps)), esize, name="w_rsrc")
     in0 = b.mul(group, cg, name="in0")
     out0 = b.mul(group, kg, name="out0")
     dims = (ho, wo, params.h, params.w, params.k)
     a_gen = GradTapOperand(spec, dy_rsrc, row0, pixels, dims, out0, kg, kdim, plan.a.split.vec, _fault)
     b_gen = FilterOperand(spec, w_rsrc, col0, cg, out0, kg, kdim, _fault)
-    loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, cg, in0))
+    start.loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, cg, in0))
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from rocke.arch import get_arch
 from rocke.helpers import (
+    AccElement,
+    ColumnKey,
     MatrixOperand,
     TileAccumulators,
-    TileGemm,
-    add_i32,
     buffer_rsrc,
     const_i32,
     divu_i32,
@@ -42,7 +42,8 @@ from rocke.helpers import (
 )
 from rocke.ir import Builder, KernelDef, Value, i32, ptr, verify
 
-from ..pixels import Pixel, inside, out_dims, pixel
+from ..igemm import igemm_prologue, nhwc_rsrc
+from ..pixels import Pixel, inside, pixel
 from .plan import plan_conv
 from .spec import ConvIgemmFwdSpec
 
@@ -119,36 +120,25 @@ class TapOperand:
 def _epilogue(b: Builder, spec: ConvIgemmFwdSpec, acc: TileAccumulators, params: Params, pixels: Value, kg: Value,
               out0: Value) -> None:
     """y[m][out0 + col] = act(acc (+ bias)) for every accumulator element inside pixels x kg."""
-    plan = acc.plan
-    op = plan.op
     out_t = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     y_rsrc = buffer_rsrc(b, params.output, b.mul(pixels, params.k), esize, name="y_rsrc")
     rows, cols = acc.coords(b)
-    bias: dict[tuple[int, int], Value] = {}
+    bias: dict[ColumnKey, Value] = {}
     if spec.bias:
         assert params.bias is not None
         bias_rsrc = buffer_rsrc(b, params.bias, params.k, esize, name="bias_rsrc")
-        for rn in range(plan.rep_n):
-            for offset in plan.c_col.slot_offsets:
-                if (rn, offset) not in bias:
-                    col = add_i32(b, cols[rn], offset)
-                    raw = load_guarded(b, bias_rsrc, b.add(out0, col), b.sub(kg, col), out_t, 1, name="bias")
-                    bias[(rn, offset)] = to_f32(b, raw, out_t, 1)
-    for rm in range(plan.rep_m):
-        for rn in range(plan.rep_n):
-            value_v = acc.accs[rm * plan.rep_n + rn]
-            for s in range(op.c.length):
-                row = add_i32(b, rows[rm], plan.c_row.slot_offsets[s])
-                col = add_i32(b, cols[rn], plan.c_col.slot_offsets[s])
-                value = b.extract(value_v, s)
-                if spec.bias:
-                    value = b.add(value, bias[(rn, plan.c_col.slot_offsets[s])])
-                if spec.relu:
-                    value = relu(b, value, 1)
-                ok = b.and_(b.cmpi("slt", row, pixels), b.cmpi("slt", col, kg))
-                offset = masked_offset(b, ok, b.add(b.mul(row, params.k), b.add(out0, col)), esize)
-                b.buffer_store(y_rsrc, offset, from_f32(b, value, out_t, 1, name="y_value"))
+        bias = acc.column_values(b, cols, lambda col: to_f32(
+            b, load_guarded(b, bias_rsrc, b.add(out0, col), b.sub(kg, col), out_t, 1, name="bias"), out_t, 1))
+
+    def store(e: AccElement) -> None:
+        value = b.add(e.value, bias[e.col_key]) if spec.bias else e.value
+        if spec.relu:
+            value = relu(b, value, 1)
+        offset = masked_offset(b, e.inside(b, pixels, kg), b.add(b.mul(e.row, params.k), b.add(out0, e.col)), esize)
+        b.buffer_store(y_rsrc, offset, from_f32(b, value, out_t, 1, name="y_value"))
+
+    acc.each_element(b, rows, cols, store)
 
 
 def build(spec: ConvIgemmFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -173,18 +163,11 @@ def build(spec: ConvIgemmFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         k=b.param("k", i32),
         g=b.param("g", i32),
     )
-    loop = TileGemm(b, plan, elem)
-    row0 = mul_i32(b, b.block_id_y(), spec.bm, name="row0")
-    col0 = mul_i32(b, b.block_id_x(), spec.bn, name="col0")
-    loop.place(b, row0, col0)
-    group = b.block_id_z(name="group")
-    cg = b.divu(params.c, params.g, name="cg")
-    kg = b.divu(params.k, params.g, name="kg")
-    ho, wo = out_dims(b, spec, params.h, params.w)
+    start = igemm_prologue(b, spec, plan, elem, params)
+    row0, col0, group, cg, kg, ho, wo = start.row0, start.col0, start.group, start.cg, start.kg, start.ho, start.wo
     pixels = b.mul(b.mul(params.n, ho), wo, name="pixels")
     kdim = mul_i32(b, cg, spec.taps, name="kdim")
-    x_elems = b.mul(b.mul(b.mul(params.n, params.h), params.w), params.c)
-    x_rsrc = buffer_rsrc(b, params.input, x_elems, esize, name="x_rsrc")
+    x_rsrc = nhwc_rsrc(b, params.input, (params.n, params.h, params.w, params.c), esize, "x_rsrc")
     w_rsrc = buffer_rsrc(b, params.weight, b.mul(params.k, kdim), esize, name="w_rsrc")
     channel0 = b.mul(group, cg, name="channel0")
     out0 = b.mul(group, kg, name="out0")
@@ -195,7 +178,7 @@ def build(spec: ConvIgemmFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         dims = (ho, wo, params.h, params.w, params.c)
         a_gen = TapOperand(spec, x_rsrc, row0, pixels, dims, channel0, cg, kdim, plan.a.split.vec, _fault)
     b_gen = MatrixOperand("b", w_rsrc, True, col0, kg, kdim, base=b.mul(out0, kdim, name="w_base"))
-    loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, kg, out0))
+    start.loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, kg, out0))
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel

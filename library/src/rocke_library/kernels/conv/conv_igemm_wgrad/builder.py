@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from rocke.arch import get_arch
 from rocke.helpers import (
+    AccElement,
     MatrixOperand,
     TileAccumulators,
-    TileGemm,
     add_i32,
     buffer_rsrc,
     ceil_div_i32,
@@ -47,7 +47,7 @@ from rocke.helpers import (
 )
 from rocke.ir import Builder, KernelDef, Value, f32, i32, ptr, verify
 
-from ..pixels import out_dims
+from ..igemm import igemm_prologue, nhwc_rsrc
 from .plan import plan_wgrad
 from .spec import ConvIgemmWgradSpec
 
@@ -132,34 +132,29 @@ class TapInputOperand:
 def _epilogue(b: Builder, spec: ConvIgemmWgradSpec, acc: TileAccumulators, params: Params, kg: Value,
               cols: Value, out0: Value, part: Value, fault: str) -> None:
     """out[(out0 + row) * cols + col] = acc (split_k = 1) or += acc (atomics) inside kg x cols."""
-    plan = acc.plan
-    op = plan.op
     out_t = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     out_rsrc = None if spec.atomic else buffer_rsrc(b, params.out, b.mul(params.k, cols), esize, name="dw_rsrc")
     rows, columns = acc.coords(b)
-    for rm in range(plan.rep_m):
-        for rn in range(plan.rep_n):
-            value_v = acc.accs[rm * plan.rep_n + rn]
-            for s in range(op.c.length):
-                row = add_i32(b, rows[rm], plan.c_row.slot_offsets[s])
-                col = add_i32(b, columns[rn], plan.c_col.slot_offsets[s])
-                value = b.extract(value_v, s)
-                ok = b.and_(b.cmpi("slt", row, kg), b.cmpi("slt", col, cols))
-                line = b.mul(b.add(out0, row), cols)
-                index = b.add(line, col, name="dw_index")
-                if out_rsrc is not None:
-                    offset = masked_offset(b, ok, index, esize)
-                    b.buffer_store(out_rsrc, offset, from_f32(b, value, out_t, 1, name="dw_value"))
-                    continue
-                if fault == "drop_partial":
-                    ok = b.and_(ok, b.cmpi("ne", part, const_i32(b, spec.split_k - 1)))
 
-                def add(index: Value = index, value: Value = value) -> list[Value]:
-                    b.atomic_add_f32(params.out, index, value)
-                    return []
+    def store(e: AccElement) -> None:
+        ok = e.inside(b, kg, cols)
+        line = b.mul(b.add(out0, e.row), cols)
+        index = b.add(line, e.col, name="dw_index")
+        if out_rsrc is not None:
+            offset = masked_offset(b, ok, index, esize)
+            b.buffer_store(out_rsrc, offset, from_f32(b, e.value, out_t, 1, name="dw_value"))
+            return
+        if fault == "drop_partial":
+            ok = b.and_(ok, b.cmpi("ne", part, const_i32(b, spec.split_k - 1)))
 
-                b.if_(ok, add)
+        def add() -> list[Value]:
+            b.atomic_add_f32(params.out, index, e.value)
+            return []
+
+        b.if_(ok, add)
+
+    acc.each_element(b, rows, columns, store)
 
 
 def _build_main(spec: ConvIgemmWgradSpec, arch: str, fault: str) -> KernelDef:
@@ -181,23 +176,16 @@ def _build_main(spec: ConvIgemmWgradSpec, arch: str, fault: str) -> KernelDef:
         k=b.param("k", i32),
         g=b.param("g", i32),
     )
-    loop = TileGemm(b, plan, elem)
-    row0 = mul_i32(b, b.block_id_y(), spec.bm, name="row0")
-    col0 = mul_i32(b, b.block_id_x(), spec.bn, name="col0")
-    loop.place(b, row0, col0)
-    z = b.block_id_z(name="z")
-    group = divu_i32(b, z, spec.split_k, name="group")
-    part = remu_i32(b, z, spec.split_k, name="part")
-    cg = b.divu(params.c, params.g, name="cg")
-    kg = b.divu(params.k, params.g, name="kg")
-    ho, wo = out_dims(b, spec, params.h, params.w)
+    start = igemm_prologue(b, spec, plan, elem, params, spec.split_k)
+    row0, col0, group, cg, kg, ho, wo = start.row0, start.col0, start.group, start.cg, start.kg, start.ho, start.wo
+    part = start.part
+    assert part is not None
     pixels = b.mul(b.mul(params.n, ho), wo, name="pixels")
     cols = mul_i32(b, cg, spec.taps, name="cols")
     share = mul_i32(b, ceil_div_i32(b, ceil_div_i32(b, pixels, spec.bk), spec.split_k), spec.bk, name="share")
     k_begin = b.mul(part, share, name="k_begin")
     k_len = b.maxs(b.mins(b.sub(pixels, k_begin), share), const_i32(b, 0), name="k_len")
-    x_elems = b.mul(b.mul(b.mul(params.n, params.h), params.w), params.c)
-    x_rsrc = buffer_rsrc(b, params.input, x_elems, esize, name="x_rsrc")
+    x_rsrc = nhwc_rsrc(b, params.input, (params.n, params.h, params.w, params.c), esize, "x_rsrc")
     dy_rsrc = buffer_rsrc(b, params.dy, b.mul(pixels, params.k), esize, name="dy_rsrc")
     in0 = b.mul(group, cg, name="in0")
     out0 = b.mul(group, kg, name="out0")
@@ -205,7 +193,7 @@ def _build_main(spec: ConvIgemmWgradSpec, arch: str, fault: str) -> KernelDef:
     a_gen = MatrixOperand("a", dy_rsrc, False, row0, kg, k_len, lead=params.k, base=dy_base)
     dims = (ho, wo, params.h, params.w, params.c)
     b_gen = TapInputOperand(spec, x_rsrc, col0, cols, dims, in0, cg, k_begin, k_len, plan.b.split.vec, fault)
-    loop.run(b, a_gen, b_gen, k_len, lambda acc: _epilogue(b, spec, acc, params, kg, cols, out0, part, fault))
+    start.loop.run(b, a_gen, b_gen, k_len, lambda acc: _epilogue(b, spec, acc, params, kg, cols, out0, part, fault))
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel
