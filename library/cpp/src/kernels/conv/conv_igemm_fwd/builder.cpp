@@ -159,30 +159,25 @@ ir::KernelDef build(const ConvIgemmFwdSpec& spec, std::string_view arch) {
   params.k = b.param("k", ir::i32);
   params.g = b.param("g", ir::i32);
   IgemmPrologue start = igemm_prologue(b, spec, plan, elem, params);
-  Value* row0 = start.row0;
-  Value* col0 = start.col0;
-  Value* group = start.group;
-  Value* cg = start.cg;
-  Value* kg = start.kg;
-  Value* ho = start.ho;
-  Value* wo = start.wo;
-  Value* pixels = b.mul(b.mul(params.n, ho), wo, "pixels");
-  Value* kdim = mul_i32(b, cg, spec.taps(), "kdim");
+  Value* pixels = b.mul(b.mul(params.n, start.ho), start.wo, "pixels");
+  Value* kdim = mul_i32(b, start.cg, spec.taps(), "kdim");
   Value* x_rsrc = nhwc_rsrc(b, params.input, {params.n, params.h, params.w, params.c}, esize, "x_rsrc");
   Value* w_rsrc = helpers::buffer_rsrc(b, params.weight, b.mul(params.k, kdim), esize, "w_rsrc");
-  Value* channel0 = b.mul(group, cg, "channel0");
-  Value* out0 = b.mul(group, kg, "out0");
+  Value* channel0 = b.mul(start.group, start.cg, "channel0");
+  Value* out0 = b.mul(start.group, start.kg, "out0");
   std::unique_ptr<helpers::OperandAddress> a_gen;
   if (spec.pointwise()) {
-    a_gen = std::make_unique<helpers::MatrixOperand>("a", x_rsrc, true, row0, pixels, cg, params.c, channel0);
+    a_gen = std::make_unique<helpers::MatrixOperand>("a", x_rsrc, true, start.row0, pixels, start.cg, params.c,
+                                                     channel0);
   } else {
-    std::array<Value*, 5> dims = {ho, wo, params.h, params.w, params.c};
-    a_gen = std::make_unique<TapOperand>(spec, x_rsrc, row0, pixels, dims, channel0, cg, kdim, plan.a.split.vec);
+    std::array<Value*, 5> dims = {start.ho, start.wo, params.h, params.w, params.c};
+    a_gen = std::make_unique<TapOperand>(spec, x_rsrc, start.row0, pixels, dims, channel0, start.cg, kdim,
+                                         plan.a.split.vec);
   }
   Value* w_base = b.mul(out0, kdim, "w_base");
-  const helpers::MatrixOperand b_gen("b", w_rsrc, true, col0, kg, kdim, nullptr, w_base);
+  const helpers::MatrixOperand b_gen("b", w_rsrc, true, start.col0, start.kg, kdim, nullptr, w_base);
   start.loop.run(b, *a_gen, b_gen, kdim,
-           [&](const helpers::TileAccumulators& acc) { epilogue(b, spec, acc, params, pixels, kg, out0); });
+           [&](const helpers::TileAccumulators& acc) { epilogue(b, spec, acc, params, pixels, start.kg, out0); });
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);
   return kernel;

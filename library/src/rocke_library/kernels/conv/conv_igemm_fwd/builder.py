@@ -164,21 +164,20 @@ def build(spec: ConvIgemmFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         g=b.param("g", i32),
     )
     start = igemm_prologue(b, spec, plan, elem, params)
-    row0, col0, group, cg, kg, ho, wo = start.row0, start.col0, start.group, start.cg, start.kg, start.ho, start.wo
-    pixels = b.mul(b.mul(params.n, ho), wo, name="pixels")
-    kdim = mul_i32(b, cg, spec.taps, name="kdim")
+    pixels = b.mul(b.mul(params.n, start.ho), start.wo, name="pixels")
+    kdim = mul_i32(b, start.cg, spec.taps, name="kdim")
     x_rsrc = nhwc_rsrc(b, params.input, (params.n, params.h, params.w, params.c), esize, "x_rsrc")
     w_rsrc = buffer_rsrc(b, params.weight, b.mul(params.k, kdim), esize, name="w_rsrc")
-    channel0 = b.mul(group, cg, name="channel0")
-    out0 = b.mul(group, kg, name="out0")
+    channel0 = b.mul(start.group, start.cg, name="channel0")
+    out0 = b.mul(start.group, start.kg, name="out0")
     a_gen: MatrixOperand | TapOperand
     if spec.pointwise:
-        a_gen = MatrixOperand("a", x_rsrc, True, row0, pixels, cg, lead=params.c, base=channel0)
+        a_gen = MatrixOperand("a", x_rsrc, True, start.row0, pixels, start.cg, lead=params.c, base=channel0)
     else:
-        dims = (ho, wo, params.h, params.w, params.c)
-        a_gen = TapOperand(spec, x_rsrc, row0, pixels, dims, channel0, cg, kdim, plan.a.split.vec, _fault)
-    b_gen = MatrixOperand("b", w_rsrc, True, col0, kg, kdim, base=b.mul(out0, kdim, name="w_base"))
-    start.loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, kg, out0))
+        dims = (start.ho, start.wo, params.h, params.w, params.c)
+        a_gen = TapOperand(spec, x_rsrc, start.row0, pixels, dims, channel0, start.cg, kdim, plan.a.split.vec, _fault)
+    b_gen = MatrixOperand("b", w_rsrc, True, start.col0, start.kg, kdim, base=b.mul(out0, kdim, name="w_base"))
+    start.loop.run(b, a_gen, b_gen, kdim, lambda acc: _epilogue(b, spec, acc, params, pixels, start.kg, out0))
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel

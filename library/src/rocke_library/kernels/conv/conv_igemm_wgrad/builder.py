@@ -177,23 +177,23 @@ def _build_main(spec: ConvIgemmWgradSpec, arch: str, fault: str) -> KernelDef:
         g=b.param("g", i32),
     )
     start = igemm_prologue(b, spec, plan, elem, params, spec.split_k)
-    row0, col0, group, cg, kg, ho, wo = start.row0, start.col0, start.group, start.cg, start.kg, start.ho, start.wo
-    part = start.part
-    assert part is not None
-    pixels = b.mul(b.mul(params.n, ho), wo, name="pixels")
-    cols = mul_i32(b, cg, spec.taps, name="cols")
+    assert start.part is not None  # split_k >= 1: z holds the group and the split-K part
+    pixels = b.mul(b.mul(params.n, start.ho), start.wo, name="pixels")
+    cols = mul_i32(b, start.cg, spec.taps, name="cols")
     share = mul_i32(b, ceil_div_i32(b, ceil_div_i32(b, pixels, spec.bk), spec.split_k), spec.bk, name="share")
-    k_begin = b.mul(part, share, name="k_begin")
+    k_begin = b.mul(start.part, share, name="k_begin")
     k_len = b.maxs(b.mins(b.sub(pixels, k_begin), share), const_i32(b, 0), name="k_len")
     x_rsrc = nhwc_rsrc(b, params.input, (params.n, params.h, params.w, params.c), esize, "x_rsrc")
     dy_rsrc = buffer_rsrc(b, params.dy, b.mul(pixels, params.k), esize, name="dy_rsrc")
-    in0 = b.mul(group, cg, name="in0")
-    out0 = b.mul(group, kg, name="out0")
+    in0 = b.mul(start.group, start.cg, name="in0")
+    out0 = b.mul(start.group, start.kg, name="out0")
     dy_base = b.add(b.mul(k_begin, params.k), out0, name="dy_base")
-    a_gen = MatrixOperand("a", dy_rsrc, False, row0, kg, k_len, lead=params.k, base=dy_base)
-    dims = (ho, wo, params.h, params.w, params.c)
-    b_gen = TapInputOperand(spec, x_rsrc, col0, cols, dims, in0, cg, k_begin, k_len, plan.b.split.vec, fault)
-    start.loop.run(b, a_gen, b_gen, k_len, lambda acc: _epilogue(b, spec, acc, params, kg, cols, out0, part, fault))
+    a_gen = MatrixOperand("a", dy_rsrc, False, start.row0, start.kg, k_len, lead=params.k, base=dy_base)
+    dims = (start.ho, start.wo, params.h, params.w, params.c)
+    b_gen = TapInputOperand(spec, x_rsrc, start.col0, cols, dims, in0, start.cg, k_begin, k_len, plan.b.split.vec,
+                            fault)
+    start.loop.run(b, a_gen, b_gen, k_len,
+                   lambda acc: _epilogue(b, spec, acc, params, start.kg, cols, out0, start.part, fault))
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel
