@@ -137,12 +137,12 @@ std::pair<Operand, Operand> row_operands(Builder& b, const AttentionBwdDqSpec& s
     Value* line = add_i32(b, wave_row0, rq * op.n);
     bases.push_back(helpers::fragment_base(b, frag, lane, line, "qt_base"));
   }
-  auto from = [&b, &frag, bases, elem, k = op.k](Value* tile) -> Operand {
+  auto reader = [&b, &frag, bases, elem, k = op.k](Value* tile) -> Operand {
     return [&b, &frag, bases, elem, k, tile](std::int64_t step, std::int64_t rq) {
       return helpers::load_fragment(b, tile, bases[at(rq)], frag, step * k, elem, {}, "qt_frag");
     };
   };
-  return {from((*tiles)[0]), from((*tiles)[1])};
+  return {reader((*tiles)[0]), reader((*tiles)[1])};
 }
 
 // acc[key_rep][q_rep]: the key block's rows (K or V) times the B operand, in f32.

@@ -124,9 +124,11 @@ def _row_operands(b: Builder, spec: AttentionBwdDqSpec, plan: DqPlan, params: di
     frag = plan.qt_frag
     bases = [fragment_base(b, frag, lane, add_i32(b, wave_row0, rq * op.n), name="qt_base")
              for rq in range(plan.q_reps)]
-    return tuple((lambda step, rq, tile=tile: load_fragment(b, tile, bases[rq], frag, step * op.k, elem, [],
-                                                            name="qt_frag"))
-                 for tile in tiles)  # type: ignore[return-value]
+
+    def reader(tile: Value) -> Operand:
+        return lambda step, rq: load_fragment(b, tile, bases[rq], frag, step * op.k, elem, [], name="qt_frag")
+
+    return reader(tiles[0]), reader(tiles[1])
 
 
 def _products(b: Builder, plan: DqPlan, lds: Value, bases: list[Value], operand: Operand, elem: ScalarType,
