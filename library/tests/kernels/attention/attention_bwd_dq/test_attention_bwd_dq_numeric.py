@@ -2,9 +2,13 @@
 formulas): one config per arch at its edge case (tails, S_q != S_k, GQA; varlen with an empty
 query and an empty key sequence) for every mask, MQA, rows that see no key; then the negative
 controls (test-only faults: LSE2 read in natural-log units, causal alignment flipped, scale
-applied twice), which must fail the same comparison. Tolerances: attention_bwd_main/numerics.py."""
+applied twice), which must fail the same comparison; then head_dim 128 with Q and dO staged in LDS
+(qdo_lds=1, how gfx1100 ships it) on gfx1100 and gfx942, with its own controls. Tolerances:
+attention_bwd_main/numerics.py."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
@@ -16,13 +20,13 @@ pytestmark = pytest.mark.numeric
 
 SPECS = {
     "gfx942": "block_m=64 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_32x32x8_f16 "
-              "seq_mode=batched waves=2",
+              "qdo_lds=0 seq_mode=batched waves=2",
     "gfx950": "block_m=64 block_n=32 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_16x16x32_bf16 "
-              "seq_mode=batched waves=4",
+              "qdo_lds=0 seq_mode=batched waves=4",
     "gfx1100": "block_m=32 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
-               "op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
+               "op_id=wmma_f32_16x16x16_f16_gfx11 qdo_lds=0 seq_mode=batched waves=2",
     "gfx1201": "block_m=32 block_n=32 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
-               "op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
+               "op_id=wmma_f32_16x16x16_bf16_gfx12 qdo_lds=0 seq_mode=batched waves=2",
 }
 
 
@@ -61,3 +65,29 @@ def test_negative_controls_fail(arch: str, fault: str) -> None:
     assert run_case(spec, arch, case).ok
     result = run_case(spec, arch, case, fault=fault)
     assert not result.ok, f"the {fault} variant passed: {result.message}"
+
+
+# head_dim 128 with Q and dO staged in LDS: the gfx1100 configs (block_n 32 and 16) and the same
+# path on a wave64 atom.
+STAGED = {
+    "gfx1100": _spec("gfx1100", head_dim="128", qdo_lds="1", dtype="bf16", op_id="wmma_f32_16x16x16_bf16_gfx11"),
+    "gfx1100-n16": _spec("gfx1100", head_dim="128", qdo_lds="1", block_n="16"),
+    "gfx942": _spec("gfx942", head_dim="128", qdo_lds="1"),
+}
+
+
+@pytest.mark.parametrize(("name", "mask"), [("gfx1100", "none"), ("gfx1100", "causal_br"),
+                                           ("gfx1100-n16", "causal_br"), ("gfx942", "causal_tl")])
+def test_head_dim_128_with_q_and_do_in_lds(name: str, mask: str) -> None:
+    spec = dataclasses.replace(STAGED[name], mask=mask)
+    arch = name.split("-")[0]
+    result = run_case(spec, arch, edge_case(spec))
+    assert result.ok, result.message
+
+
+def test_head_dim_128_with_q_and_do_in_lds_control_fails() -> None:
+    spec = STAGED["gfx1100"]
+    case = Case((37,), (45,), 2, 1)
+    assert run_case(spec, "gfx1100", case).ok
+    result = run_case(spec, "gfx1100", case, fault="causal_flip")
+    assert not result.ok, f"the causal_flip variant passed: {result.message}"

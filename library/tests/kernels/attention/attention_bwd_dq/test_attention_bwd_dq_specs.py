@@ -17,7 +17,7 @@ from rocke_library.kernels.attention.attention_bwd_dq import AttentionBwdDqSpec,
 from rocke_library.kernels.attention.attention_bwd_dq.family import FAMILY
 
 BASE = ("block_m=64 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=none op_id=mfma_f32_32x32x8_f16 "
-        "seq_mode=batched waves=2")
+        "qdo_lds=0 seq_mode=batched waves=2")
 F = "attention_bwd_dq"
 
 SPEC_REFUSALS = [
@@ -40,6 +40,8 @@ ARCH_REFUSALS = [
      f"{F}: op_id=mfma_f32_32x32x16_f16: is not available on gfx942 (it runs on gfx950)"),
     ({"block_n": 256, "head_dim": 128}, "gfx942",
      f"{F}: block_n=256: the LDS tiles (K, V) need 139264 bytes, over the 65536 bytes of gfx942"),
+    ({"block_n": 64, "head_dim": 128, "qdo_lds": 1}, "gfx942",
+     f"{F}: block_n=64: the LDS tiles (K, V, Q, dO) need 69632 bytes, over the 65536 bytes of gfx942"),
     ({"block_m": 512, "op_id": "mfma_f32_16x16x16_f16", "waves": 32}, "gfx942",
      f"{F}: waves=32: 32 waves of 64 lanes exceed the 1024-thread workgroup limit of gfx942"),
 ]
@@ -72,6 +74,16 @@ def test_ds_path_follows_the_layouts(arch: str, op_id: str, registers: bool) -> 
     plan = plan_dq(spec, get_arch(arch))
     assert (plan.chain is not None) == registers and (plan.ds_tile is None) == registers
     assert build(spec, arch).name == spec.kernel_name()
+
+
+def test_qdo_lds_stages_q_and_do_in_lds() -> None:
+    held = plan_dq(AttentionBwdDqSpec.from_kv(with_changes(BASE, head_dim=128)), get_arch("gfx942"))
+    spec = AttentionBwdDqSpec.from_kv(with_changes(BASE, head_dim=128, qdo_lds=1))
+    staged = plan_dq(spec, get_arch("gfx942"))
+    assert held.q_tile is None and held.qt_frag is None and held.qdo_copy is None
+    assert staged.q_tile is not None and staged.qt_frag is not None and staged.qdo_copy is not None
+    assert staged.lds_bytes == held.lds_bytes + 2 * 64 * (128 + 8) * 2
+    assert build(spec, "gfx942").name == spec.kernel_name()
 
 
 def test_launch_contract_batched_and_varlen() -> None:

@@ -8,6 +8,8 @@ using rocke::families::Measured;
 using rocke::families::RefusalRow;
 
 constexpr Measured kMeasured[] = {
+    {"llvm20", "spills", {256, 0, 62, 52, 0, 212, 10240, 5}},
+    {"llvm22", "spills", {256, 0, 62, 66, 0, 268, 10240, 5}},
     {"llvm20", "spills", {256, 0, 62, 61, 0, 248, 19968, 3}},
     {"llvm22", "spills", {256, 0, 62, 58, 0, 236, 19968, 3}},
     {"llvm20", "spills", {256, 0, 62, 61, 0, 248, 19968, 3}},
@@ -15,12 +17,15 @@ constexpr Measured kMeasured[] = {
 };
 
 constexpr RefusalRow kRows[] = {
-    {"gfx1100", "ca8ef48155026ca016d494adb507e262cd5d65886340e6da02fea2b86549ef46",
-     "block_m=32 block_n=32 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=varlen waves=2",
+    {"gfx1100", "724da31a439896d2b63438ac480f5d274979d60bff166eea31a57184220eaafd",
+     "block_m=32 block_n=16 dtype=bf16 head_dim=128 lds_pad=8 mask=causal_br op_id=wmma_f32_16x16x16_bf16_gfx11 qdo_lds=0 seq_mode=batched waves=2",
      {kMeasured + 0, 2}},
-    {"gfx1100", "f82b6740f21c2335b5a9dbe09f4f5da16cd16e1f81384c1479315a70157d9b1b",
-     "block_m=32 block_n=32 dtype=bf16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_bf16_gfx11 seq_mode=varlen waves=2",
+    {"gfx1100", "b3b120cc44b2c6afe722422db74bcbcfa287c645d1113c36f461324693eeac17",
+     "block_m=32 block_n=32 dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=wmma_f32_16x16x16_f16_gfx11 qdo_lds=0 seq_mode=varlen waves=2",
      {kMeasured + 2, 2}},
+    {"gfx1100", "fc4ad2be6e313e45833027d2e3cb6285333534316aa8afc6831c4c58e62b6bb2",
+     "block_m=32 block_n=32 dtype=bf16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_bf16_gfx11 qdo_lds=0 seq_mode=varlen waves=2",
+     {kMeasured + 4, 2}},
 };
 
 }  // namespace

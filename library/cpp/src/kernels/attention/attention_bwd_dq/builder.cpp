@@ -2,7 +2,10 @@
 #include "rocke_library/kernels/attention/attention_bwd_dq/builder.hpp"
 
 #include <array>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -41,6 +44,7 @@ using ir::Values;
 
 using Views = std::map<std::string, std::pair<Value*, Value*>, std::less<>>;
 using Grid = std::vector<Values>;
+using Operand = std::function<Value*(std::int64_t, std::int64_t)>;  // (k step, query rep) -> a B fragment
 
 std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
 
@@ -104,18 +108,57 @@ Views views_of(Builder& b, const AttentionBwdDqSpec& spec, const Params& params,
   return views;
 }
 
-// acc[key_rep][q_rep]: the key block's rows (K or V) times the held B fragments, in f32.
-Grid products(Builder& b, const DqPlan& plan, Value* lds, const Values& bases, const Grid& frags, Type elem,
+// The Q^T and dO^T B operands of the wave's rows: fragments held in registers (read from global
+// memory here), or with qdo_lds the block's rows copied into their LDS tiles here and each fragment
+// read from its tile where the product uses it.
+std::pair<Operand, Operand> row_operands(Builder& b, const AttentionBwdDqSpec& spec, const DqPlan& plan,
+                                         const Params& params, const Work& work, const Views& views,
+                                         const std::optional<std::array<Value*, 2>>& tiles, Value* tid, Value* lane,
+                                         Value* wave_row0, Value* block_row0) {
+  const arch::MmaOp& op = *plan.op;
+  Type elem = helpers::ir_type(spec.dtype);
+  if (!tiles) {
+    auto held = std::make_shared<std::array<Grid, 2>>();
+    const std::array<std::string, 2> names{"q", "do"};
+    for (std::size_t t = 0; t < 2; ++t) {
+      (*held)[t] = common::load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps,
+                                       views.at(names[t]).second, params.at(names[t] + "_stride_s"), lane, block_row0,
+                                       work.seqlen_q, elem, common::kMaxAccessElems);
+    }
+    return {[held](std::int64_t step, std::int64_t rq) { return (*held)[0][at(step)][at(rq)]; },
+            [held](std::int64_t step, std::int64_t rq) { return (*held)[1][at(step)][at(rq)]; }};
+  }
+  const std::array<Value*, 2> strides{params.at("q_stride_s"), params.at("do_stride_s")};
+  const common::TileCopy copy(b, *plan.qdo_copy, plan.q_tile->stride(), tid, strides);
+  copy.run(b, {views.at("q").second, views.at("do").second}, strides, work.q0, work.seqlen_q, *tiles, elem);
+  const helpers::FragmentPlan& frag = *plan.qt_frag;
+  Values bases;
+  for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
+    Value* line = add_i32(b, wave_row0, rq * op.n);
+    bases.push_back(helpers::fragment_base(b, frag, lane, line, "qt_base"));
+  }
+  auto reader = [&b, &frag, bases, elem, k = op.k](Value* tile) -> Operand {
+    return [&b, &frag, bases, elem, k, tile](std::int64_t step, std::int64_t rq) {
+      return helpers::load_fragment(b, tile, bases[at(rq)], frag, step * k, elem, {}, "qt_frag");
+    };
+  };
+  return {reader((*tiles)[0]), reader((*tiles)[1])};
+}
+
+// acc[key_rep][q_rep]: the key block's rows (K or V) times the B operand, in f32.
+Grid products(Builder& b, const DqPlan& plan, Value* lds, const Values& bases, const Operand& operand, Type elem,
               const std::string& name) {
   const arch::MmaOp& op = *plan.op;
   Value* zero = f32_const(b, 0.0, op.c.length, name + "_acc");
   Grid accs(at(plan.key_reps), Values(at(plan.q_reps), zero));
   for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
+    Values bfrags;
+    for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) bfrags.push_back(operand(step, rq));
     for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
       Value* afrag = helpers::load_fragment(b, lds, bases[at(rk)], plan.k_frag, step * op.k, elem, {}, name + "_a");
       for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
         Value*& acc = accs[at(rk)][at(rq)];
-        acc = b.mma(op.id, afrag, frags[at(step)][at(rq)], acc, name);
+        acc = b.mma(op.id, afrag, bfrags[at(rq)], acc, name);
       }
     }
   }
@@ -218,6 +261,12 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
   Params params = kernel_params(b, spec);
   Value* k_lds = helpers::alloc_tile(b, plan.k_tile, elem, "k_lds");
   Value* v_lds = helpers::alloc_tile(b, plan.k_tile, elem, "v_lds");
+  std::optional<std::array<Value*, 2>> qdo_tiles;
+  if (plan.q_tile) {
+    Value* q_lds = helpers::alloc_tile(b, *plan.q_tile, elem, "q_lds");
+    Value* do_lds = helpers::alloc_tile(b, *plan.q_tile, elem, "do_lds");
+    qdo_tiles = std::array<Value*, 2>{q_lds, do_lds};
+  }
   Value* ds_lds = plan.ds_tile ? helpers::alloc_tile(b, *plan.ds_tile, elem, "ds_lds") : nullptr;
 
   Value* tid = b.thread_id_x("tid");
@@ -234,12 +283,10 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
   std::tie(stat_row0, lse2_rsrc, delta_rsrc) = common::row_stats(b, spec.seq_mode, params, work);
   Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
-  Grid qfrags = common::load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps, views.at("q").second,
-                                    params.at("q_stride_s"), lane, block_row0, work.seqlen_q, elem,
-                                    common::kMaxAccessElems);
-  Grid dofrags = common::load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps,
-                                     views.at("do").second, params.at("do_stride_s"), lane, block_row0,
-                                     work.seqlen_q, elem, common::kMaxAccessElems);
+  const std::pair<Operand, Operand> operands =
+      row_operands(b, spec, plan, params, work, views, qdo_tiles, tid, lane, wave_row0, block_row0);
+  const Operand& q_operand = operands.first;
+  const Operand& do_operand = operands.second;
 
   Value* row_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
   Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
@@ -288,8 +335,8 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
     Value* k0 = mul_i32(b, kt, spec.block_n, "k0");
     kv.run(b, {views.at("k").second, views.at("v").second}, kv_strides, k0, work.seqlen_k, {k_lds, v_lds}, elem);
     b.barrier();
-    Grid s_accs = products(b, plan, k_lds, k_bases, qfrags, elem, "s");
-    Grid dp_accs = products(b, plan, v_lds, k_bases, dofrags, elem, "dp");
+    Grid s_accs = products(b, plan, k_lds, k_bases, q_operand, elem, "s");
+    Grid dp_accs = products(b, plan, v_lds, k_bases, do_operand, elem, "dp");
     std::vector<Grid> dss;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
       Value* room = b.sub(rooms[at(rq)], k0, "room_k0");

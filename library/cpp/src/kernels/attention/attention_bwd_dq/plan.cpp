@@ -40,12 +40,26 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
     spec.fail("block_n", cat("the K / V tile of ", str(spec.block_n), " x ", str(spec.head_dim),
                              " elements does not split evenly over ", str(threads), " threads"));
   }
+  std::optional<helpers::PaddedTile> q_tile;
+  std::optional<helpers::TileSplit> qdo_copy;
+  if (spec.qdo_lds) {
+    qdo_copy = helpers::split_tile(spec.block_m, spec.head_dim, threads, esize);
+    if (!qdo_copy) {
+      spec.fail("block_m", cat("the Q / dO tile of ", str(spec.block_m), " x ", str(spec.head_dim),
+                               " elements does not split evenly over ", str(threads), " threads"));
+    }
+    q_tile = helpers::PaddedTile{spec.block_m, spec.head_dim, spec.lds_pad, 1};
+  }
   helpers::PaddedTile k_tile{spec.block_n, spec.head_dim, spec.lds_pad, 1};
   std::int64_t key_reps = spec.block_n / op.m;
   std::optional<helpers::ChainPlan> chain = helpers::plan_chain(op, key_reps, op, "b");
   std::optional<helpers::PaddedTile> ds_tile;
   if (!chain) ds_tile = helpers::PaddedTile{spec.block_m, spec.block_n, spec.lds_pad, 1};
   std::vector<std::pair<std::string, helpers::PaddedTile>> used{{"K", k_tile}, {"V", k_tile}};
+  if (q_tile) {
+    used.emplace_back("Q", *q_tile);
+    used.emplace_back("dO", *q_tile);
+  }
   if (ds_tile) used.emplace_back("dS", *ds_tile);
   for (const auto& [label, tile] : used) {
     if (tile.count() > kMaxLdsAllocElems) {
@@ -69,12 +83,14 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
     ds_store = helpers::plan_fragment(op, "c", false, ds_tile->stride());
     ds_load = helpers::plan_fragment(op, "b", false, ds_tile->stride());
   }
+  std::optional<helpers::FragmentPlan> qt_frag;
+  if (q_tile) qt_frag = helpers::plan_fragment(op, "b", false, q_tile->stride());
   auto b_row = helpers::split_formula(op.b.row_expr, op.wave_size, op.b.length);
   auto b_col = helpers::split_formula(op.b.col_expr, op.wave_size, op.b.length);
   auto c_row = helpers::split_formula(op.c.row_expr, op.wave_size, op.c.length);
   auto c_col = helpers::split_formula(op.c.col_expr, op.wave_size, op.c.length);
   if (!k_frag || !kt_frag || !b_row || !b_col || !c_row || !c_col || any_nonzero(c_col->slot_offsets) ||
-      any_nonzero(b_col->slot_offsets) || (ds_tile && (!ds_store || !ds_load))) {
+      any_nonzero(b_col->slot_offsets) || (ds_tile && (!ds_store || !ds_load)) || (q_tile && !qt_frag)) {
     spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on the slot, "
                        "or a formula that is not lane/slot separable)");
   }
@@ -87,11 +103,14 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
                 .key_steps = spec.block_n / op.k,
                 .k_tile = k_tile,
                 .ds_tile = ds_tile,
+                .q_tile = q_tile,
                 .kv_copy = *kv_copy,
+                .qdo_copy = qdo_copy,
                 .k_frag = std::move(*k_frag),
                 .kt_frag = std::move(*kt_frag),
                 .ds_store = std::move(ds_store),
                 .ds_load = std::move(ds_load),
+                .qt_frag = std::move(qt_frag),
                 .chain = std::move(chain),
                 .b_row = std::move(*b_row),
                 .b_col = std::move(*b_col),

@@ -14,7 +14,8 @@ const std::vector<Field<S>>& S::fields() {
   static const std::vector<Field<S>> list = {
       {"block_m", &S::block_m}, {"block_n", &S::block_n}, {"dtype", &S::dtype},
       {"head_dim", &S::head_dim}, {"lds_pad", &S::lds_pad}, {"mask", &S::mask},
-      {"op_id", &S::op_id},     {"seq_mode", &S::seq_mode}, {"waves", &S::waves},
+      {"op_id", &S::op_id},     {"qdo_lds", &S::qdo_lds},   {"seq_mode", &S::seq_mode},
+      {"waves", &S::waves},
   };
   return list;
 }

@@ -3,7 +3,9 @@
 Workgroup (x, y, z) owns query rows x * block_m .. of query head y of sequence z (work decode:
 kernels/attention/common/work.py); wave w owns rows w * block_m / waves .. of the block. Before the
 key loop every lane reads its Q^T and dO^T fragments straight from global memory (bounds-checked
-buffer loads: rows past the sequence read 0) and its rows' LSE2 and D. Per key block of block_n
+buffer loads: rows past the sequence read 0), or with qdo_lds every thread copies its share of the
+block's Q and dO rows into LDS (their fragments are read from there in step 2, after the step-1
+barrier), and its rows' LSE2 and D. Per key block of block_n
 (the loop bound is computed on the device, common/mask.py key_blocks, so fully masked blocks are
 never visited):
 
@@ -19,6 +21,8 @@ The epilogue stores dQ = dQ^T * scale in the input dtype for the rows inside the
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rocke.arch import get_arch
 from rocke.helpers import (
@@ -58,6 +62,7 @@ from .spec import AttentionBwdDqSpec
 FAULTS = ("", "lse_natural", "causal_flip", "scale_twice")
 FLIPPED = {"none": "none", "causal_tl": "causal_br", "causal_br": "causal_tl"}
 TENSORS = ("q", "k", "v", "do", "dq")
+Operand = Callable[[int, int], Value]  # (k step, query rep) -> a B fragment
 
 
 def kernel_params(b: Builder, spec: AttentionBwdDqSpec) -> dict[str, Value]:
@@ -99,17 +104,45 @@ def _views(b: Builder, spec: AttentionBwdDqSpec, params: dict[str, Value], work:
     return views
 
 
-def _products(b: Builder, plan: DqPlan, lds: Value, bases: list[Value], frags: list[list[Value]],
-              elem: ScalarType, name: str) -> list[list[Value]]:
-    """acc[key_rep][q_rep]: the key block's rows (K or V) times the held B fragments, in f32."""
+def _row_operands(b: Builder, spec: AttentionBwdDqSpec, plan: DqPlan, params: dict[str, Value], work: Work,
+                  views: dict[str, tuple[Value, Value]], tiles: tuple[Value, Value] | None, tid: Value, lane: Value,
+                  wave_row0: Value, block_row0: Value) -> tuple[Operand, Operand]:
+    """The Q^T and dO^T B operands of the wave's rows: fragments held in registers (read from
+    global memory here), or with qdo_lds the block's rows copied into their LDS tiles here and
+    each fragment read from its tile where the product uses it."""
+    op = plan.op
+    elem = ir_type(spec.dtype)
+    if tiles is None:
+        held = [load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps, views[t][1],
+                            params[f"{t}_stride_s"], lane, block_row0, work.seqlen_q, elem, MAX_ACCESS_ELEMS)
+                for t in ("q", "do")]
+        return (lambda step, rq: held[0][step][rq]), (lambda step, rq: held[1][step][rq])
+    assert plan.q_tile is not None and plan.qdo_copy is not None and plan.qt_frag is not None
+    strides = (params["q_stride_s"], params["do_stride_s"])
+    copy = TileCopy(b, plan.qdo_copy, plan.q_tile.stride, tid, strides)
+    copy.run(b, (views["q"][1], views["do"][1]), strides, work.q0, work.seqlen_q, tiles, elem)
+    frag = plan.qt_frag
+    bases = [fragment_base(b, frag, lane, add_i32(b, wave_row0, rq * op.n), name="qt_base")
+             for rq in range(plan.q_reps)]
+
+    def reader(tile: Value) -> Operand:
+        return lambda step, rq: load_fragment(b, tile, bases[rq], frag, step * op.k, elem, [], name="qt_frag")
+
+    return reader(tiles[0]), reader(tiles[1])
+
+
+def _products(b: Builder, plan: DqPlan, lds: Value, bases: list[Value], operand: Operand, elem: ScalarType,
+              name: str) -> list[list[Value]]:
+    """acc[key_rep][q_rep]: the key block's rows (K or V) times the B operand, in f32."""
     op = plan.op
     zero = f32_const(b, 0.0, op.c.length, name=f"{name}_acc")
     accs = [[zero] * plan.q_reps for _ in range(plan.key_reps)]
     for step in range(plan.qk_steps):
+        bfrags = [operand(step, rq) for rq in range(plan.q_reps)]
         for rk in range(plan.key_reps):
             afrag = load_fragment(b, lds, bases[rk], plan.k_frag, step * op.k, elem, [], name=f"{name}_a")
             for rq in range(plan.q_reps):
-                accs[rk][rq] = b.mma(op.id, afrag, frags[step][rq], accs[rk][rq], name=name)
+                accs[rk][rq] = b.mma(op.id, afrag, bfrags[rq], accs[rk][rq], name=name)
     return accs
 
 
@@ -174,6 +207,9 @@ def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef
     params = kernel_params(b, spec)
     k_lds = alloc_tile(b, plan.k_tile, elem, name="k_lds")
     v_lds = alloc_tile(b, plan.k_tile, elem, name="v_lds")
+    qdo_tiles = None
+    if plan.q_tile is not None:
+        qdo_tiles = (alloc_tile(b, plan.q_tile, elem, name="q_lds"), alloc_tile(b, plan.q_tile, elem, name="do_lds"))
     ds_lds = alloc_tile(b, plan.ds_tile, elem, name="ds_lds") if plan.ds_tile is not None else None
 
     tid = b.thread_id_x(name="tid")
@@ -187,10 +223,8 @@ def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef
     stat_row0, lse2_rsrc, delta_rsrc = row_stats(b, spec.seq_mode, params, work)
     wave_row0 = mul_i32(b, wave, spec.wave_rows, name="wave_row0")
     block_row0 = b.add(work.q0, wave_row0, name="row0")
-    qfrags = load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps, views["q"][1],
-                         params["q_stride_s"], lane, block_row0, work.seqlen_q, elem, MAX_ACCESS_ELEMS)
-    dofrags = load_rows_b(b, op, plan.b_row, plan.b_col, plan.q_reps, plan.qk_steps, views["do"][1],
-                          params["do_stride_s"], lane, block_row0, work.seqlen_q, elem, MAX_ACCESS_ELEMS)
+    q_operand, do_operand = _row_operands(b, spec, plan, params, work, views, qdo_tiles, tid, lane, wave_row0,
+                                          block_row0)
 
     row_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
@@ -224,8 +258,8 @@ def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef
         k0 = mul_i32(b, kt, spec.block_n, name="k0")
         kv.run(b, (views["k"][1], views["v"][1]), kv_strides, k0, work.seqlen_k, (k_lds, v_lds), elem)
         b.barrier()
-        s_accs = _products(b, plan, k_lds, k_bases, qfrags, elem, "s")
-        dp_accs = _products(b, plan, v_lds, k_bases, dofrags, elem, "dp")
+        s_accs = _products(b, plan, k_lds, k_bases, q_operand, elem, "s")
+        dp_accs = _products(b, plan, v_lds, k_bases, do_operand, elem, "dp")
         dss: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
             room = b.sub(rooms[rq], k0, name="room_k0")

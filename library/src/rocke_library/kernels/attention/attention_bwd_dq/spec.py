@@ -23,7 +23,9 @@ class AttentionBwdDqSpec(Spec):
     """One workgroup owns block_m query rows of one (batch, query head) and loops over the key
     blocks of block_n they can see. waves split the rows (block_m / waves each); op_id is the MMA
     atom of every product (S^T = K Q^T, dP^T = V dO^T, dQ^T = K^T dS^T). lds_pad pads every LDS
-    line. dQ is written once, in the input dtype."""
+    line. qdo_lds stages the block's Q and dO rows once in LDS and reads their fragments from there
+    at every key block, instead of holding them in registers through the key loop (what head_dim
+    128 needs where the registers run out). dQ is written once, in the input dtype."""
 
     FAMILY = "attention_bwd_dq"
 
@@ -34,6 +36,7 @@ class AttentionBwdDqSpec(Spec):
     lds_pad: int
     mask: str
     op_id: str
+    qdo_lds: bool
     seq_mode: str
     waves: int
 

@@ -3,9 +3,10 @@
 // over capacity).
 // Python twin: rocke_library/kernels/attention/attention_bwd_dq/plan.py
 //
-// Wave w keeps the Q^T / dO^T B fragments of its rows in registers; per key block K and V sit in
-// LDS ([block_n][head_dim + pad]): S^T = K Q^T, dP^T = V dO^T, dQ^T += K^T dS^T with dS^T as the B
-// operand through registers (plan_chain) or an LDS tile [block_m][block_n + pad].
+// Wave w keeps the Q^T / dO^T B fragments of its rows in registers, or with qdo_lds reads them at
+// every key block from LDS tiles [block_m][head_dim + pad] filled once before the key loop; per key
+// block K and V sit in LDS ([block_n][head_dim + pad]): S^T = K Q^T, dP^T = V dO^T, dQ^T += K^T dS^T
+// with dS^T as the B operand through registers (plan_chain) or an LDS tile [block_m][block_n + pad].
 #pragma once
 
 #include <cstdint>
@@ -33,11 +34,14 @@ struct DqPlan {
   std::int64_t key_steps = 0;  // k steps of dQ^T (over the key block)
   helpers::PaddedTile k_tile;  // K and V
   std::optional<helpers::PaddedTile> ds_tile;  // nullopt: dS^T through registers
+  std::optional<helpers::PaddedTile> q_tile;   // qdo_lds: Q and dO, [block_m][head_dim + pad]
   helpers::TileSplit kv_copy;
+  std::optional<helpers::TileSplit> qdo_copy;  // qdo_lds: the Q / dO tile copy
   helpers::FragmentPlan k_frag;   // K / V as the A operand of S^T / dP^T
   helpers::FragmentPlan kt_frag;  // K^T as the A operand of dQ^T
   std::optional<helpers::FragmentPlan> ds_store;  // LDS path: the dS^T C fragment into the dS tile
   std::optional<helpers::FragmentPlan> ds_load;   // LDS path: the dS^T B fragment
+  std::optional<helpers::FragmentPlan> qt_frag;   // qdo_lds: the Q^T / dO^T B fragment from its tile
   std::optional<helpers::ChainPlan> chain;        // register path
   helpers::SplitFormula b_row;  // B (Q^T / dO^T) fragment: head_dim index
   helpers::SplitFormula b_col;  // B fragment: query index

@@ -25,7 +25,9 @@ inline constexpr std::int64_t kMaxLdsPad = 64;
 
 // One workgroup owns block_m query rows of one (batch, query head) and loops over the key blocks
 // of block_n they can see; waves split the rows; op_id is the MMA atom of every product (S^T =
-// K Q^T, dP^T = V dO^T, dQ^T = K^T dS^T); lds_pad pads every LDS line.
+// K Q^T, dP^T = V dO^T, dQ^T = K^T dS^T); lds_pad pads every LDS line; qdo_lds stages the block's
+// Q and dO rows once in LDS and reads their fragments from there at every key block, instead of
+// holding them in registers through the key loop (what head_dim 128 needs where the registers run out).
 struct AttentionBwdDqSpec : families::Spec<AttentionBwdDqSpec> {
   static constexpr std::string_view kFamily = "attention_bwd_dq";
 
@@ -36,6 +38,7 @@ struct AttentionBwdDqSpec : families::Spec<AttentionBwdDqSpec> {
   std::int64_t lds_pad = 0;
   std::string mask;
   std::string op_id;
+  bool qdo_lds = false;
   std::string seq_mode;
   std::int64_t waves = 0;
 
