@@ -19,10 +19,13 @@ Conventions every backward family follows (library/docs/attention.md, "## Backwa
     dk_acc, dv_acc  (dkv_mode=atomic) f32 [B, S_k, H_kv, D] / [total_k, H_kv, D], contiguous,
             every query head of a group adds into its kv head (f32 global atomics);
             (dkv_mode=split) f32 [B, S_k, H_q, D] / [total_k, H_q, D], contiguous, one slice
-            per query head, plain stores; convert sums the group's heads.
-  The accumulation slices are contiguous from the first one to the end of the last (the "zero
-  region"); attention_bwd_prep zero-fills the whole region (arguments zero_ws, zero_count), so
-  the host zero-fills nothing (the plan's zero_init is empty).
+            per query head, plain stores of main (every element written once), so they need
+            no zeros; convert sums the group's heads.
+  The accumulation slices main adds into by atomics (dq_acc with dq_mode=atomic, dk_acc and
+  dv_acc with dkv_mode=atomic) are contiguous from the first one to the end of the last (the
+  "zero region"); attention_bwd_prep zero-fills the whole region (arguments zero_ws,
+  zero_count), so the host zero-fills nothing (the plan's zero_init is empty). The split slices
+  lie past the region and are not zeroed.
 * dq_mode=split: attention_bwd_dq writes dq in the input dtype through the dq strides (no
   workspace). dkv_mode=direct (h_q == h_kv): attention_bwd_main writes dk, dv in the input dtype.
 * Argument names of the workspace slices in every launch: lse2, delta, dq_acc, dk_acc, dv_acc,
@@ -117,9 +120,11 @@ def workspace_layout(seq_mode: str, sizes: Mapping[str, int], head_dim: int, dq_
     return tuple(slices)
 
 
-def zero_region(slices: tuple[Slice, ...]) -> Slice | None:
-    """The accumulation slices as one region (first offset to the end of the last), or None."""
-    accs = [s for s in slices if s.name in ACC_SLICES]
+def zero_region(slices: tuple[Slice, ...], dkv_mode: str = "atomic") -> Slice | None:
+    """The accumulation slices that need zeros as one region (first offset to the end of the
+    last), or None: all of them, but the dkv_mode=split dk_acc, dv_acc (written by plain stores)."""
+    atomic = ACC_SLICES if dkv_mode != "split" else ("dq_acc",)
+    accs = [s for s in slices if s.name in atomic]
     if not accs:
         return None
     end = accs[-1].offset + accs[-1].bytes
@@ -313,7 +318,7 @@ def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], 
     arch = str(problem["arch"])
     scale = float(problem["scale"]) if "scale" in problem else 1.0 / float(head_dim) ** 0.5  # type: ignore[arg-type]
     slices = workspace_layout(seq_mode, sizes, head_dim, dq_mode, dkv_mode)
-    zero = zero_region(slices)
+    zero = zero_region(slices, dkv_mode)
     by_name = {s.name: s for s in slices}
     if zero is not None:
         by_name[ZERO_REGION] = zero

@@ -41,7 +41,7 @@ def cases(draw: st.DrawFn) -> tuple[str, str]:
         "mask": draw(st.sampled_from(["none", "causal_tl", "causal_br"])),
         "seq_mode": draw(st.sampled_from(["batched", "varlen"])),
         "dq_mode": draw(st.sampled_from(["atomic", "split"])),
-        "dkv_mode": draw(st.sampled_from(["direct", "atomic"])),
+        "dkv_mode": draw(st.sampled_from(["direct", "atomic", "split"])),
         "lds_pad": draw(st.sampled_from([0, 2, 8])),
     }
     if draw(st.integers(0, 9)) == 0:

@@ -1,6 +1,7 @@
 """attention_bwd_main on the simulator against the float64 reference (written from the formulas):
 one config per arch at its edge case (tails on S_q and S_k, S_q != S_k; varlen with an empty
-query and an empty key sequence), every mask, GQA and MQA summed by dkv_mode=atomic, MHA direct,
+query and an empty key sequence), every mask, GQA and MQA summed by dkv_mode=atomic, GQA as
+per-query-head slices (dkv_mode=split, checked slice by slice), MHA direct,
 rows that see no key (causal_br with S_q > S_k), both dq_modes, wave64 and wave32; then the
 negative controls (test-only faults: LSE2 read in natural-log units, causal alignment flipped,
 scale applied twice in dK), which must fail the same comparison. Tolerances: numerics.py /
@@ -43,23 +44,36 @@ def test_edge_case_every_mask(arch: str, mask: str) -> None:
 
 
 @pytest.mark.parametrize("arch", sorted(SPECS))
-@pytest.mark.parametrize("shape", ["mqa", "mha_direct_split", "dead_rows"])
+@pytest.mark.parametrize("shape", ["mqa", "mha_direct_split", "dead_rows", "gqa_dkv_split"])
 def test_problems(arch: str, shape: str) -> None:
-    changes = {"mha_direct_split": {"dkv_mode": "direct", "dq_mode": "split"}}.get(shape, {})
+    changes = {"mha_direct_split": {"dkv_mode": "direct", "dq_mode": "split"},
+               "gqa_dkv_split": {"dkv_mode": "split"}}.get(shape, {})
     case = {
         "mqa": Case((21,) * 2, (40,) * 2, 3, 1),
         "mha_direct_split": Case((19,), (45,), 2, 2),
         "dead_rows": Case((40,), (9,), 2, 1),  # causal_br: the first 31 rows see no key
+        "gqa_dkv_split": Case((23,), (37,), 4, 2),  # one slice per query head, no zero-init
     }[shape]
     result = run_case(_spec(arch, **changes), arch, case)
     assert result.ok, result.message
 
 
 @pytest.mark.parametrize("arch", sorted(SPECS))
-def test_varlen_with_empty_sequences(arch: str) -> None:
-    spec = _spec(arch, seq_mode="varlen", mask="causal_tl")
+@pytest.mark.parametrize("dkv_mode", ["atomic", "split"])
+def test_varlen_with_empty_sequences(arch: str, dkv_mode: str) -> None:
+    spec = _spec(arch, seq_mode="varlen", mask="causal_tl", dkv_mode=dkv_mode)
     result = run_case(spec, arch, Case((30, 0, 7, 3), (5, 3, 0, 37), 4, 2))
     assert result.ok, result.message
+
+
+def test_split_slices_are_checked_per_query_head() -> None:
+    """The per-slice check of dkv_mode=split is not a sum: a kernel that stores each query head's
+    share in its group neighbour's slice (head ^ 1; the group's sum is unchanged) must fail it."""
+    spec = _spec("gfx942", dkv_mode="split")
+    case = Case((23,), (37,), 4, 2)
+    assert run_case(spec, "gfx942", case).ok
+    result = run_case(spec, "gfx942", case, fault="split_head_swap")
+    assert not result.ok, f"a split kernel writing the kv heads' slices passed: {result.message}"
 
 
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])

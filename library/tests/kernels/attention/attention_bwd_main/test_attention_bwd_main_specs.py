@@ -27,7 +27,7 @@ SPEC_REFUSALS = [
     ({"mask": "sliding"}, f"{F}: mask=sliding: must be one of none, causal_tl, causal_br"),
     ({"seq_mode": "paged"}, f"{F}: seq_mode=paged: must be one of batched, varlen"),
     ({"dq_mode": "none"}, f"{F}: dq_mode=none: must be one of atomic, split"),
-    ({"dkv_mode": "sum"}, f"{F}: dkv_mode=sum: must be one of direct, atomic"),
+    ({"dkv_mode": "sum"}, f"{F}: dkv_mode=sum: must be one of direct, atomic, split"),
     ({"op_id": "mfma_f32_4x4"}, f"{F}: op_id=mfma_f32_4x4: is not an op of the MMA catalog"),
     ({"dtype": "bf16"}, f"{F}: op_id=mfma_f32_32x32x8_f16: multiplies f16 inputs, not dtype=bf16"),
     ({"waves": 0}, f"{F}: waves=0: must be in 1..32"),
@@ -118,6 +118,28 @@ def test_launch_contract_batched_and_varlen() -> None:
         launch(gqa, {"batch": 1, "max_seqlen_k": 1, "total_q": 3, "heads_q": 3, "heads_kv": 3})
 
 
+def test_split_launch_contract() -> None:
+    """dkv_mode=split: the grid runs per query head, dk_acc / dv_acc hold one f32 slice per query
+    head over the key rows (contiguous by default, strides honoured), written by plain stores, so
+    nothing but the atomic dQ workspace needs zeros."""
+    spec = AttentionBwdMainSpec.from_kv(with_changes(BASE, dkv_mode="split"))
+    c = launch(spec, {"batch": 2, "seqlen_q": 100, "seqlen_k": 70, "heads_q": 8, "heads_kv": 2})
+    assert c.grid == (2, 8, 2) and c.zero_init == ("dq_acc",)
+    assert [a.name for a in c.args][6:9] == ["dk_acc", "dv_acc", "dq_acc"]
+    for name in ("dk_acc", "dv_acc"):
+        arg = c.arg(name)
+        assert arg.type == "ptr<f32, global>" and arg.role == "output" and arg.bytes == 2 * 70 * 8 * 64 * 4
+    sizes = dict(c.problem)
+    assert (sizes["dk_acc_stride_b"], sizes["dk_acc_stride_s"], sizes["dk_acc_stride_h"]) == (70 * 8 * 64, 8 * 64, 64)
+    assert sizes["k_stride_s"] == 2 * 64 and c.arg("group").value == 4
+    wide = launch(spec, {"batch": 1, "seqlen_q": 3, "seqlen_k": 5, "heads_q": 2, "heads_kv": 1,
+                         "dv_acc_stride_s": 256})
+    assert dict(wide.problem)["dv_acc_stride_s"] == 256 and wide.arg("dv_acc").bytes == (4 * 256 + 64 + 64) * 4
+    split = AttentionBwdMainSpec.from_kv(with_changes(BASE, dkv_mode="split", dq_mode="split", seq_mode="varlen"))
+    c = launch(split, {"batch": 2, "max_seqlen_k": 40, "total_q": 50, "total_k": 60, "heads_q": 4, "heads_kv": 1})
+    assert c.zero_init == () and c.arg("dk_acc").bytes == 60 * 4 * 64 * 4
+
+
 def test_config_file_coverage() -> None:
     lines = family_configs(FAMILY)
     built = [(line.arch, AttentionBwdMainSpec.from_kv(line.kv)) for line in lines if not line.refuse]
@@ -129,7 +151,9 @@ def test_config_file_coverage() -> None:
         assert {s.head_dim for s in mine} >= set(heads)
         assert {s.seq_mode for s in mine} == {"batched", "varlen"}
         assert {s.dq_mode for s in mine} == {"atomic", "split"}
-        assert {s.dkv_mode for s in mine} == {"direct", "atomic"}
+        assert {s.dkv_mode for s in mine} == {"direct", "atomic", "split"}
+        split = [s for s in mine if s.dkv_mode == "split"]
+        assert {s.dtype for s in split} == {"f16", "bf16"} and {s.dq_mode for s in split} == {"atomic", "split"}
     refusals = [line for line in lines if line.refuse]
     texts = [kit.build_text(FAMILY, line.kv, line.arch) for line in refusals]
     for rule in ("head_dim=96: must be one of", "must be a multiple of atom m", "over the 65536 bytes",

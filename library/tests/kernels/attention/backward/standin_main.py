@@ -92,6 +92,10 @@ def host_main(plan: BackwardPlan, named: dict[str, object], tensors: Mapping[str
     for b in range(int(sizes["batch"])):
         q_start, s_q = _seq(sizes, named, b, False)
         k_start, s_k = _seq(sizes, named, b, True)
+        k_tok = b * s_k + np.arange(s_k) if batched else k_start + np.arange(s_k)
+        if s_q == 0 and spec.dkv_mode == "split":  # the kernel stores zeros: the slices are not zeroed
+            for name in ("dk", "dv"):
+                np.asarray(named[f"{name}_acc"]).reshape(-1, h_q, d)[k_tok] = 0.0
         if s_q == 0 or s_k == 0:
             continue
         q, k, v, do = (tensors[t][rows(t, b)].astype(np.float64) for t in ("q", "k", "v", "do"))
@@ -109,13 +113,12 @@ def host_main(plan: BackwardPlan, named: dict[str, object], tensors: Mapping[str
                 acc = np.asarray(named["dq_acc"]).reshape(-1, h_q, d)
                 tok = b * s_q + np.arange(s_q) if batched else q_start + np.arange(s_q)
                 acc[tok, h] += dq.astype(np.float32)
-            k_tok = b * s_k + np.arange(s_k) if batched else k_start + np.arange(s_k)
             for name, value in (("dk", dk), ("dv", dv)):
                 if spec.dkv_mode == "direct":
                     tensors[name][rows(name, b)[:, g]] = value.astype(dtype)
+                elif spec.dkv_mode == "split":  # one slice per query head, stored once
+                    np.asarray(named[f"{name}_acc"]).reshape(-1, h_q, d)[k_tok, h] = value.astype(np.float32)
                 else:
-                    split = spec.dkv_mode == "split"
-                    acc = np.asarray(named[f"{name}_acc"]).reshape(-1, h_q if split else h_kv, d)
-                    head = h if split else g
-                    acc[k_tok, head] += value.astype(np.float32)
+                    acc = np.asarray(named[f"{name}_acc"]).reshape(-1, h_kv, d)
+                    acc[k_tok, g] += value.astype(np.float32)
     del ws

@@ -13,6 +13,7 @@ from standin_main import StandInMainSpec, records
 
 from rocke_library import families as library_families
 from rocke_library.kernels.attention.attention_bwd_convert import AttentionBwdConvertSpec
+from rocke_library.kernels.attention.attention_bwd_dq import AttentionBwdDqSpec
 from rocke_library.kernels.attention.attention_bwd_prep import AttentionBwdPrepSpec
 from rocke_library.kernels.attention.backward_plan import (
     PLAN_FORMAT,
@@ -89,6 +90,24 @@ def test_modes_pick_the_launches() -> None:
     plan = plan_attention_bwd(mha, specs, records=RECORDS)
     assert [s.name for s in plan.slices] == ["lse2", "delta", "dq_acc"]
     assert [a["name"] for a in plan.launches[2].args][:2] == ["dq_acc", "dq"]
+
+
+def test_split_slices_lie_past_the_zero_region() -> None:
+    """dkv_mode=split: main writes every element of the per-query-head dK / dV slices by plain
+    stores, so prep zeroes only the atomic dQ workspace (nothing at all with dq_mode=split too)."""
+    plan = plan_attention_bwd(PROBLEM, _specs("atomic", "split"), records=RECORDS)
+    slices = {s.name: s for s in plan.slices}
+    assert plan.zero is not None and plan.zero_init == ()
+    assert (plan.zero.offset, plan.zero.bytes) == (slices["dq_acc"].offset, slices["dq_acc"].bytes)
+    assert slices["dk_acc"].offset >= plan.zero.offset + plan.zero.bytes
+    prep = {a["name"]: a for a in plan.launches[0].args}
+    assert prep["zero_count"]["value"] == slices["dq_acc"].bytes // 4
+    dq = AttentionBwdDqSpec.from_kv("block_m=64 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_tl "
+                                    "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=2")
+    plan = plan_attention_bwd(PROBLEM, _specs("split", "split") | {"attention_bwd_dq": dq}, records=RECORDS)
+    assert [s.name for s in plan.slices] == ["lse2", "delta", "dk_acc", "dv_acc"] and plan.zero is None
+    prep = {a["name"]: a for a in plan.launches[0].args}
+    assert prep["zero_count"]["value"] == 0
 
 
 def test_plan_refusals() -> None:

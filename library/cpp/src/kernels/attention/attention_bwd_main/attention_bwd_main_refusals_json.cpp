@@ -9,26 +9,41 @@ using rocke::families::RefusalRow;
 
 constexpr Measured kMeasured[] = {
     {"llvm22", "spills", {256, 0, 60, 68, 0, 276, 29184, 2}},
+    {"llvm20", "spills", {256, 0, 70, 67, 0, 268, 18944, 2}},
+    {"llvm22", "spills", {256, 0, 66, 81, 0, 328, 18944, 2}},
     {"llvm20", "spills", {256, 0, 82, 160, 0, 644, 29184, 2}},
     {"llvm22", "spills", {256, 0, 83, 152, 0, 580, 29184, 2}},
+    {"llvm20", "spills", {256, 0, 70, 43, 0, 172, 49664, 2}},
+    {"llvm22", "spills", {256, 0, 66, 57, 0, 232, 49664, 2}},
     {"llvm22", "spills", {256, 0, 58, 36, 0, 148, 26112, 3}},
     {"llvm20", "spills", {256, 0, 75, 89, 0, 360, 27648, 2}},
     {"llvm22", "spills", {256, 0, 71, 109, 0, 440, 27648, 2}},
+    {"llvm20", "spills", {256, 0, 62, 37, 0, 144, 43520, 3}},
+    {"llvm22", "spills", {256, 0, 62, 28, 0, 116, 43520, 3}},
 };
 
 constexpr RefusalRow kRows[] = {
     {"gfx1100", "2a7dad234306dde144276898a62d291f3b644859a0ae2ed980dcfc245bcf0a72",
      "block_m=16 block_n=32 dkv_mode=atomic dq_mode=split dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=varlen waves=2",
      {kMeasured + 0, 1}},
+    {"gfx1100", "47476d00bf8f9eaa97056bc7b9fa393207dbb99b1da95daa8689295bf7831a1a",
+     "block_m=16 block_n=16 dkv_mode=direct dq_mode=split dtype=f16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=1",
+     {kMeasured + 1, 2}},
     {"gfx1100", "9cf96e6d8450abfb0c732aa07da46aa35fd39a368bd9d38553f824b3781dc9a1",
      "block_m=16 block_n=32 dkv_mode=direct dq_mode=atomic dtype=bf16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_bf16_gfx11 seq_mode=batched waves=2",
-     {kMeasured + 1, 2}},
+     {kMeasured + 3, 2}},
+    {"gfx1100", "e6ced6fb308f82b4b0f200d472edc1e88e311eed347464acee4852ea38634e8a",
+     "block_m=16 block_n=64 dkv_mode=direct dq_mode=split dtype=f16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=4",
+     {kMeasured + 5, 2}},
     {"gfx1201", "5a17badc85fa4ee628818df772b8c022cf697e627b1298af753a3d5dfe10b3fb",
      "block_m=16 block_n=32 dkv_mode=atomic dq_mode=split dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl op_id=wmma_f32_16x16x16_f16_gfx12 seq_mode=varlen waves=2",
-     {kMeasured + 3, 1}},
+     {kMeasured + 7, 1}},
     {"gfx1201", "5c99423f43fdb3e050029f3592eb5ce7330cd4c547f29e4535628966503f07a2",
      "block_m=16 block_n=32 dkv_mode=direct dq_mode=atomic dtype=bf16 head_dim=128 lds_pad=8 mask=none op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
-     {kMeasured + 4, 2}},
+     {kMeasured + 8, 2}},
+    {"gfx1201", "fcf7f2b18359041cfe2d62c3b0922ab3e47c2d7bcbb1dafd2a0845a7350b17b3",
+     "block_m=16 block_n=64 dkv_mode=direct dq_mode=split dtype=bf16 head_dim=128 lds_pad=8 mask=causal_br op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=4",
+     {kMeasured + 10, 2}},
 };
 
 }  // namespace

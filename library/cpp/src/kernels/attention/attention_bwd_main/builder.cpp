@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rocke/arch/target.hpp"
+#include "rocke/families/spec.hpp"
 #include "rocke/helpers/buffers.hpp"
 #include "rocke/helpers/chain.hpp"
 #include "rocke/helpers/dtypes.hpp"
@@ -48,10 +49,17 @@ std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
 
 bool is_query_side(std::string_view tensor) { return tensor == "q" || tensor == "do" || tensor == "dq_acc"; }
 
-// The dK and dV arguments: the outputs dk, dv (direct) or the f32 workspaces dk_acc, dv_acc.
+// The dK and dV arguments: the outputs dk, dv (direct) or the f32 workspaces dk_acc, dv_acc
+// (atomic, split).
 std::array<std::string, 2> dkv_names(const AttentionBwdMainSpec& spec) {
   if (spec.dkv_mode == "direct") return {"dk", "dv"};
   return {"dk_acc", "dv_acc"};
+}
+
+// Whether a tensor has one head per query head: the query side, and the dK / dV workspaces of
+// dkv_mode=split (one slice per query head, rows of the key sequence).
+bool query_heads(const AttentionBwdMainSpec& spec, std::string_view tensor) {
+  return is_query_side(tensor) || (spec.dkv_mode == "split" && (tensor == "dk_acc" || tensor == "dv_acc"));
 }
 
 // The tensors with stride arguments, in argument order.
@@ -76,6 +84,8 @@ Params kernel_params(Builder& b, const AttentionBwdMainSpec& spec) {
   for (const std::string& name : dkv_names(spec)) {
     if (spec.dkv_mode == "direct") {
       params[name] = b.param(name, ir::ptr(elem, "global"), {.noalias = true, .writeonly = true});
+    } else if (spec.dkv_mode == "split") {
+      params[name] = b.param(name, ir::ptr(ir::f32, "global"), {.noalias = true, .writeonly = true});
     } else {
       params[name] = b.param(name, ir::ptr(ir::f32, "global"), {.noalias = true});
     }
@@ -116,7 +126,7 @@ Views views_of(Builder& b, const AttentionBwdMainSpec& spec, const Params& param
   Views views;
   for (const std::string& tensor : tensors(spec)) {
     bool is_q = is_query_side(tensor);
-    Value* head = is_q ? work.head : work.kv_head;
+    Value* head = query_heads(spec, tensor) ? work.head : work.kv_head;
     Value* seqlen = is_q ? work.seqlen_q : work.seqlen_k;
     Value* start = is_q ? work.q_start : work.k_start;
     bool f32_out = tensor.ends_with("_acc");
@@ -259,14 +269,17 @@ void dq_atomic(Builder& b, const MainPlan& plan, const Params& params, const Vie
 }
 
 // dV and dK * scale (accs[name][d_rep][key_rep], C layout of dV^T / dK^T) of the wave's keys inside
-// the sequence: stored in the input dtype (direct) or added to the f32 workspaces (atomic).
+// the sequence: stored in the input dtype (direct), added to the f32 workspaces (atomic) or stored
+// in f32 to the query head's slice (split).
 void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan, const Params& params,
               const Views& views, const Values& keys, Value* row_lane, Value* seqlen_k,
               const std::map<std::string, Grid>& accs, Value* dk_scale) {
   const arch::MmaOp& op = *plan.op;
-  Type elem = helpers::ir_type(spec.dtype);
-  std::int64_t esize = helpers::elem_bytes(spec.dtype);
-  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::kMaxAccessElems);
+  bool split = spec.dkv_mode == "split";
+  Type elem = split ? ir::f32 : helpers::ir_type(spec.dtype);
+  std::int64_t esize = split ? 4 : helpers::elem_bytes(spec.dtype);
+  auto pieces =
+      common::slot_runs(plan.c_row.slot_offsets, split ? families::kMaxAccessBytes / 4 : common::kMaxAccessElems);
   Value* factor = b.splat(dk_scale, op.c.length, "dk_scale_v");
   const std::array<std::string, 2> args = dkv_names(spec);
   const std::array<std::pair<std::string, std::string>, 2> outputs{{{"dv", args[1]}, {"dk", args[0]}}};
@@ -281,22 +294,21 @@ void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan
       if (name == "dk") {
         for (Value*& value : values) value = b.mul(value, factor, name);
       }
-      if (spec.dkv_mode == "direct") {
+      if (spec.dkv_mode != "atomic") {
         for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
           for (auto [first, count] : pieces) {
             Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(first)]);
             Value* value = nullptr;
             if (count == 1) {
-              Value* element = b.extract(values[at(rd)], first);
-              value = b.truncf(element, elem);
+              value = b.extract(values[at(rd)], first);
             } else {
-              Value* part = b.splat(b.const_(0.0, ir::f32), count);
+              value = b.splat(b.const_(0.0, ir::f32), count);
               for (std::int64_t j = 0; j < count; ++j) {
                 Value* element = b.extract(values[at(rd)], first + j);
-                part = b.insert(part, element, j);
+                value = b.insert(value, element, j);
               }
-              value = b.truncf(part, helpers::vector_type(elem, count));
             }
+            if (!split) value = b.truncf(value, count == 1 ? elem : helpers::vector_type(elem, count));
             Value* offset = helpers::masked_offset(b, ok, index, esize);
             b.buffer_store(rsrc, offset, value);
           }

@@ -19,12 +19,17 @@ owns keys w * block_n / waves .. of the block. K and V of the block are copied i
 
 The epilogue writes dV and dK * scale for the keys inside the sequence: dkv_mode=direct stores
 them in the input dtype (buffer stores), dkv_mode=atomic adds them to the f32 dK / dV workspaces
-by global atomics (every query head of a GQA group adds into its kv head's rows).
+by global atomics (every query head of a GQA group adds into its kv head's rows), dkv_mode=split
+stores them in f32 to the query head's own slice of the workspaces (buffer stores: each element
+of a key inside the sequence is written once, by one workgroup, so the slices need no zeros).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rocke.arch import get_arch
+from rocke.families.spec import MAX_ACCESS_BYTES
 from rocke.helpers import (
     add_i32,
     alloc_tile,
@@ -58,16 +63,25 @@ from .plan import MainPlan, plan_main
 from .spec import AttentionBwdMainSpec
 
 # Test-only broken variants (negative controls): LSE2 read as a natural-log LSE, causal alignment
-# flipped (top-left <-> bottom-right), scale applied twice in dK.
-FAULTS = ("", "lse_natural", "causal_flip", "scale_twice")
+# flipped (top-left <-> bottom-right), scale applied twice in dK, and (dkv_mode=split) each query
+# head's dK / dV stored in the slice of its neighbour head ^ 1: a permutation inside an even group,
+# invisible to the group's sum, which the per-slice check must catch.
+FAULTS = ("", "lse_natural", "causal_flip", "scale_twice", "split_head_swap")
 FLIPPED = {"none": "none", "causal_tl": "causal_br", "causal_br": "causal_tl"}
 INPUTS = ("q", "k", "v", "do")
 QUERY_SIDE = ("q", "do", "dq_acc")
 
 
 def dkv_names(spec: AttentionBwdMainSpec) -> tuple[str, str]:
-    """The dK and dV arguments: the outputs dk, dv (direct) or the f32 workspaces dk_acc, dv_acc."""
+    """The dK and dV arguments: the outputs dk, dv (direct) or the f32 workspaces dk_acc, dv_acc
+    (atomic, split)."""
     return ("dk", "dv") if spec.dkv_mode == "direct" else ("dk_acc", "dv_acc")
+
+
+def query_heads(spec: AttentionBwdMainSpec, tensor: str) -> bool:
+    """Whether a tensor has one head per query head: the query side, and the dK / dV workspaces
+    of dkv_mode=split (one slice per query head, rows of the key sequence)."""
+    return tensor in QUERY_SIDE or (spec.dkv_mode == "split" and tensor in dkv_names(spec))
 
 
 def tensors(spec: AttentionBwdMainSpec) -> tuple[str, ...]:
@@ -84,6 +98,8 @@ def kernel_params(b: Builder, spec: AttentionBwdMainSpec) -> dict[str, Value]:
     for name in dkv_names(spec):
         if spec.dkv_mode == "direct":
             params[name] = b.param(name, ptr(elem, "global"), noalias=True, writeonly=True)
+        elif spec.dkv_mode == "split":
+            params[name] = b.param(name, ptr(f32, "global"), noalias=True, writeonly=True)
         else:
             params[name] = b.param(name, ptr(f32, "global"), noalias=True)
     if spec.dq_mode == "atomic":
@@ -108,7 +124,7 @@ def _views(b: Builder, spec: AttentionBwdMainSpec, params: dict[str, Value], wor
     views = {}
     for tensor in tensors(spec):
         is_q = tensor in QUERY_SIDE
-        head = work.head if is_q else work.kv_head
+        head = work.head if query_heads(spec, tensor) else work.kv_head
         seqlen = work.seqlen_q if is_q else work.seqlen_k
         start = work.q_start if is_q else work.k_start
         esize = 4 if tensor.endswith("_acc") else elem_bytes(spec.dtype)
@@ -207,11 +223,13 @@ def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: di
               views: dict[str, tuple[Value, Value]], keys: list[Value], row_lane: Value, seqlen_k: Value,
               accs: dict[str, list[list[Value]]], dk_scale: Value) -> None:
     """dV and dK * scale (accs[name][d_rep][key_rep], C layout of dV^T / dK^T) of the wave's keys
-    inside the sequence: stored in the input dtype (direct) or added to the f32 workspaces (atomic)."""
+    inside the sequence: stored in the input dtype (direct), added to the f32 workspaces (atomic)
+    or stored in f32 to the query head's slice (split)."""
     op = plan.op
-    elem = ir_type(spec.dtype)
-    esize = elem_bytes(spec.dtype)
-    pieces = slot_runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS)
+    split = spec.dkv_mode == "split"
+    elem = f32 if split else ir_type(spec.dtype)
+    esize = 4 if split else elem_bytes(spec.dtype)
+    pieces = slot_runs(plan.c_row.slot_offsets, MAX_ACCESS_BYTES // 4 if split else MAX_ACCESS_ELEMS)
     factor = b.splat(dk_scale, op.c.length, name="dk_scale_v")
     dk_name, dv_name = dkv_names(spec)
     for name, arg in (("dv", dv_name), ("dk", dk_name)):
@@ -222,17 +240,18 @@ def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: di
             values = [accs[name][rd][rk] for rd in range(plan.d_reps)]
             if name == "dk":
                 values = [b.mul(value, factor, name=name) for value in values]
-            if spec.dkv_mode == "direct":
+            if spec.dkv_mode != "atomic":
                 for rd in range(plan.d_reps):
                     for first, count in pieces:
                         index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
                         if count == 1:
-                            value = b.truncf(b.extract(values[rd], first), elem)
+                            value = b.extract(values[rd], first)
                         else:
-                            part = b.splat(b.const(0.0, f32), count)
+                            value = b.splat(b.const(0.0, f32), count)
                             for j in range(count):
-                                part = b.insert(part, b.extract(values[rd], first + j), j)
-                            value = b.truncf(part, vector_type(elem, count))
+                                value = b.insert(value, b.extract(values[rd], first + j), j)
+                        if not split:
+                            value = b.truncf(value, elem if count == 1 else vector_type(elem, count))
                         b.buffer_store(rsrc, masked_offset(b, ok, index, esize), value)
                 continue
 
@@ -269,6 +288,9 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
     work = decode_work(b, spec.seq_mode, spec.block_n, params)
     k0 = work.q0  # the decode's block origin: the first key of the workgroup's block
     views = _views(b, spec, params, work)
+    if _fault == "split_head_swap":
+        swapped = _views(b, spec, params, replace(work, head=b.xor_(work.head, const_i32(b, 1))))
+        views.update({name: swapped[name] for name in dkv_names(spec)})
     scale = params["scale"]
     scale2 = b.mul(scale, f32_const(b, LOG2E, 1), name="scale_log2")
     dk_scale = b.mul(scale, scale) if _fault == "scale_twice" else scale

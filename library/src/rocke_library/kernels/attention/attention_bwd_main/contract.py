@@ -4,18 +4,22 @@ waves * wave_size threads per block of block_n keys.
 Problem keys. batched: batch, seqlen_q, seqlen_k, heads_q, heads_kv; varlen: batch,
 max_seqlen_k (sizes the grid), total_q, total_k, heads_q, heads_kv; optionally the strides
 {q,k,v,do,dk,dv | dk_acc,dv_acc[,dq_acc]}_stride_{b,s,h} (varlen {s,h}) in elements (default: contiguous [B, S, H, D]
-or [T, H, D]; dk, dv, dk_acc, dv_acc with heads_kv heads, dq_acc with heads_q). head_dim is the
+or [T, H, D]; dk, dv and the dkv_mode=atomic dk_acc, dv_acc with heads_kv heads; dq_acc and the
+dkv_mode=split dk_acc, dv_acc with heads_q heads, the latter over the key rows). head_dim is the
 spec's. Names follow the backward plan's conventions (kernels/attention/backward_plan.py).
 
 Arguments, in order: q, k, v, do (inputs, the spec's dtype), lse2 and delta (f32 inputs from
 attention_bwd_prep, batched [B, H_q, S_q], varlen [H_q, total_q]: LSE * log2(e) and rowsum(dO * O),
 +inf and 0 for rows that see no key), dkv_mode=direct: dk, dv (outputs, the input dtype) /
-dkv_mode=atomic: dk_acc, dv_acc (f32 workspaces, role inout, accumulated by atomics),
-[dq_mode=atomic: dq_acc, the f32 dQ workspace (inout, atomics)], [varlen: cu_seqlens_q,
+dkv_mode=atomic: dk_acc, dv_acc (f32 workspaces [.., H_kv, D], role inout, accumulated by
+atomics) / dkv_mode=split: dk_acc, dv_acc (f32 workspaces [.., H_q, D], role output: workgroup
+(key block, query head, batch) stores its keys' rows of its query head's slice, once, by plain
+stores), [dq_mode=atomic: dq_acc, the f32 dQ workspace (inout, atomics)], [varlen: cu_seqlens_q,
 cu_seqlens_k (i32[B + 1])], scale (f32), the i32 sizes batch, seqlen_q, seqlen_k (varlen: batch,
 total_q), heads_q, group = heads_q / heads_kv, then the strides of the same tensors in that order.
 The atomic workspaces must hold zeros before the launch (zero_init; attention_bwd_prep fills
-them). dkv_mode=direct needs heads_q == heads_kv.
+them); the split slices need none (every element of a key inside a sequence is written, rows
+past the sequences are not read). dkv_mode=direct needs heads_q == heads_kv.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from rocke.families.launch import KernelArg, LaunchContract, LaunchError, check_
 from rocke.helpers import ceil_div, elem_bytes
 
 from ..common import launch as shared
-from .builder import QUERY_SIDE, dkv_names, tensors
+from .builder import QUERY_SIDE, dkv_names, query_heads, tensors
 from .spec import AttentionBwdMainSpec
 
 BATCHED_KEYS = ("batch", "seqlen_q", "seqlen_k", "heads_q", "heads_kv")
@@ -46,12 +50,24 @@ def _sizes(spec: AttentionBwdMainSpec, problem: Mapping[str, int]) -> dict[str, 
                                  QUERY_SIDE, problem)
     if spec.dkv_mode == "direct" and sizes["heads_q"] != sizes["heads_kv"]:
         raise LaunchError(f"{spec.FAMILY}: dkv_mode=direct needs heads_q == heads_kv (got {sizes['heads_q']} and "
-                          f"{sizes['heads_kv']}); GQA / MQA sum the query heads with dkv_mode=atomic")
+                          f"{sizes['heads_kv']}); GQA / MQA sum the query heads with dkv_mode=atomic or split")
+    if spec.dkv_mode == "split":
+        # The split slices have the key rows but one head per query head: their contiguous
+        # strides are those of a key-side tensor with heads_q heads.
+        wide = {**sizes, "heads_kv": sizes["heads_q"]}
+        given = set(problem)
+        for key, value in shared.default_strides(spec.seq_mode, spec.head_dim, dkv_names(spec), QUERY_SIDE,
+                                                 wide).items():
+            if key not in given:
+                sizes[key] = value
     return sizes
 
 
 def tensor_elems(spec: AttentionBwdMainSpec, sizes: Mapping[str, int], tensor: str) -> int:
     """Elements a tensor's buffer must hold: one past its last element."""
+    if query_heads(spec, tensor) and tensor not in QUERY_SIDE:
+        wide = {**sizes, "heads_kv": sizes["heads_q"]}
+        return shared.tensor_elems(spec.seq_mode, spec.head_dim, wide, tensor, False)
     return shared.tensor_elems(spec.seq_mode, spec.head_dim, sizes, tensor, tensor in QUERY_SIDE)
 
 
@@ -69,6 +85,9 @@ def launch(spec: AttentionBwdMainSpec, problem: Mapping[str, int]) -> LaunchCont
     for t in dkv_names(spec):
         if spec.dkv_mode == "direct":
             args.append(KernelArg(t, in_type, "output", check_buffer(fam, t, tensor_elems(spec, sizes, t) * esize)))
+        elif spec.dkv_mode == "split":
+            args.append(KernelArg(t, "ptr<f32, global>", "output",
+                                  check_buffer(fam, t, tensor_elems(spec, sizes, t) * 4)))
         else:
             args.append(KernelArg(t, "ptr<f32, global>", "inout",
                                   check_buffer(fam, t, tensor_elems(spec, sizes, t) * 4)))

@@ -3,9 +3,12 @@ a Comparison. Shared by the numeric tests and `rocke sim`.
 
 Inputs: q, k standard normal, v and dO uniform in [-1, 1], scale = 1 / sqrt(head_dim); LSE2 and D
 come from the float64 reference (what attention_bwd_prep computes: LSE * log2(e) and
-rowsum(dO * O) in f32; +inf and 0 for rows that see no key). Outputs: dkv_mode=direct dK and dV are
-pre-filled with the sentinel -7.0 (an unwritten element fails); the atomic workspaces (dK, dV in
-atomic mode, dQ with dq_mode=atomic) hold zeros as prep leaves them. Every output buffer carries
+rowsum(dO * O) in f32; +inf and 0 for rows that see no key). Outputs: dkv_mode=direct dK and dV and
+the dkv_mode=split slices (which need no zero-init) are pre-filled with the sentinel -7.0 (an
+unwritten element fails); the atomic workspaces (dK, dV in atomic mode, dQ with dq_mode=atomic)
+hold zeros as prep leaves them. dkv_mode=split is checked slice by slice: each query head's dK, dV
+share against the reference of the same problem with K and V repeated per query head (one kv head
+per query head), so a slice written to the wrong head fails. Every output buffer carries
 CANARY sentinel elements past its end that must stay untouched. Tolerance (library/docs/attention.md):
 per output (dQ, dK, dV separately) max|err| <= atol + rtol * g * max|ref| with
 g = max(1, sqrt(S_k / 1024)) and, per row (token, head), max|err| <= atol + rtol * g *
@@ -22,7 +25,7 @@ import numpy as np
 
 from rocke.sim import Comparison, run
 
-from .builder import build, tensors
+from .builder import QUERY_SIDE, build, query_heads, tensors
 from .contract import launch
 from .reference import NUMPY_DTYPES, reference
 from .spec import AttentionBwdMainSpec
@@ -45,9 +48,9 @@ class Case:
 
 
 def edge_case(spec: AttentionBwdMainSpec) -> Case:
-    """Tails on both sequence lengths, S_q != S_k, GQA where dkv_mode=atomic; varlen adds an empty
-    query sequence and an empty key sequence (whose rows see nothing)."""
-    heads = (4, 2) if spec.dkv_mode == "atomic" else (2, 2)
+    """Tails on both sequence lengths, S_q != S_k, GQA where dkv_mode is atomic or split; varlen
+    adds an empty query sequence and an empty key sequence (whose rows see nothing)."""
+    heads = (2, 2) if spec.dkv_mode == "direct" else (4, 2)
     if spec.seq_mode == "batched":
         return Case((spec.block_m + 5,) * 2, (spec.block_n + 7,) * 2, *heads)
     return Case((spec.block_m + 3, 0, 5), (spec.block_n + 9, 4, 0), *heads)
@@ -107,8 +110,8 @@ def run_case(spec: AttentionBwdMainSpec, arch: str, case: Case, fault: str = "",
     views: dict[str, list[np.ndarray]] = {}
     flats: dict[str, tuple[np.ndarray, int]] = {}
     for tensor in tensors(spec):
-        query = tensor in ("q", "do", "dq_acc")
-        seqlens, heads = (case.seqlens_q, case.heads_q) if query else (case.seqlens_k, case.heads_kv)
+        seqlens = case.seqlens_q if tensor in QUERY_SIDE else case.seqlens_k
+        heads = case.heads_q if query_heads(spec, tensor) else case.heads_kv
         f32_out = tensor.endswith("_acc")
         kind = np.dtype(np.float32) if f32_out else dtype
         elems = contract.arg(tensor).bytes // kind.itemsize
@@ -118,14 +121,18 @@ def run_case(spec: AttentionBwdMainSpec, arch: str, case: Case, fault: str = "",
             flat = rng.uniform(-1.0, 1.0, elems).astype(kind)
         else:
             flat = np.full(elems + CANARY, SENTINEL, kind)
-            if f32_out:
+            if tensor in contract.zero_init:
                 flat[:elems] = 0.0
             flats[tensor] = (flat, elems)
         given[tensor] = flat
         views[tensor] = seq_views(flat, spec.seq_mode, sizes, tensor, seqlens, heads, d)
     scale = float(np.float32(1.0 / math.sqrt(d)))
-    want = reference(spec, {name: [np.array(x) for x in views[name]] for name in ("q", "k", "v", "do")} |
-                     {"scale": scale})
+    inputs: dict[str, object] = {name: [np.array(x) for x in views[name]] for name in ("q", "k", "v", "do")}
+    if spec.dkv_mode == "split":
+        group = case.heads_q // case.heads_kv
+        for name in ("k", "v"):
+            inputs[name] = [np.repeat(x, group, axis=1) for x in inputs[name]]  # type: ignore[attr-defined]
+    want = reference(spec, inputs | {"scale": scale})
     total_q = sum(case.seqlens_q)
     lse = stat_layout(spec, case, want["lse"], total_q)
     given["lse2"] = np.where(np.isfinite(lse), lse * LOG2E, np.inf).astype(np.float32)

@@ -14,7 +14,7 @@ HEAD_DIMS = (32, 64, 128)
 MASKS = ("none", "causal_tl", "causal_br")
 SEQ_MODES = ("batched", "varlen")
 DQ_MODES = ("atomic", "split")
-DKV_MODES = ("direct", "atomic")
+DKV_MODES = ("direct", "atomic", "split")
 MAX_WAVES = 32
 MAX_BLOCK_M = 256
 MAX_BLOCK_N = 256
@@ -28,9 +28,11 @@ class AttentionBwdMainSpec(Spec):
     MMA atom of every product (S = Q K^T, dP = dO V^T, dV^T = dO^T P, dK^T = Q^T dS and, with
     dq_mode=atomic, dQ^T = K^T dS^T). lds_pad pads every LDS line. dq_mode: atomic (dQ += dS K *
     scale by f32 global atomics into the dQ workspace) or split (dQ left to attention_bwd_dq).
-    dkv_mode: direct (dK, dV written once in the input dtype; needs h_q == h_kv) or atomic (f32
-    atomics into the dK / dV workspaces, summing the query heads of a GQA / MQA group; converted
-    by attention_bwd_convert)."""
+    dkv_mode: direct (dK, dV written once in the input dtype; needs h_q == h_kv), atomic (f32
+    atomics into the dK / dV workspaces, summing the query heads of a GQA / MQA group) or split
+    (f32 plain stores into one workspace slice per query head, no atomics; attention_bwd_convert
+    sums the group's slices in order, deterministically); atomic and split are converted by
+    attention_bwd_convert."""
 
     FAMILY = "attention_bwd_main"
 

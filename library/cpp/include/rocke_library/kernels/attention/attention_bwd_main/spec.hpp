@@ -19,7 +19,7 @@ inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
 inline constexpr std::array<std::string_view, 3> kMasks = {"none", "causal_tl", "causal_br"};
 inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
 inline constexpr std::array<std::string_view, 2> kDqModes = {"atomic", "split"};
-inline constexpr std::array<std::string_view, 2> kDkvModes = {"direct", "atomic"};
+inline constexpr std::array<std::string_view, 3> kDkvModes = {"direct", "atomic", "split"};
 inline constexpr std::int64_t kMaxWaves = 32;
 inline constexpr std::int64_t kMaxBlockM = 256;
 inline constexpr std::int64_t kMaxBlockN = 256;
@@ -28,7 +28,9 @@ inline constexpr std::int64_t kMaxLdsPad = 64;
 // One workgroup owns block_n keys of one (batch, query head) and loops over the query blocks of
 // block_m rows that can see them; waves split the keys; op_id is the MMA atom of every product;
 // lds_pad pads every LDS line. dq_mode: atomic (f32 atomics into the dQ workspace) or split
-// (attention_bwd_dq). dkv_mode: direct (input dtype, h_q == h_kv) or atomic (f32 workspaces).
+// (attention_bwd_dq). dkv_mode: direct (input dtype, h_q == h_kv), atomic (f32 atomics into the
+// kv heads' workspaces) or split (f32 plain stores into one workspace slice per query head; convert
+// sums the group).
 struct AttentionBwdMainSpec : families::Spec<AttentionBwdMainSpec> {
   static constexpr std::string_view kFamily = "attention_bwd_main";
 
