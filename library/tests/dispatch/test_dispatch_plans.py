@@ -180,7 +180,7 @@ def test_an_empty_reduction_with_an_output_is_refused_empty():
     assert result.status == "refused" and result.rejected[0].reasons == ("EMPTY",)
 
 
-@pytest.mark.parametrize("kind", ["conv_dgrad", "conv_wgrad", "attention_bwd"])
+@pytest.mark.parametrize("kind", ["conv_dgrad", "conv_wgrad"])
 def test_kinds_without_a_family_are_refused_no_instance(kind):
     assert HOOKS[kind] == ()
     text = ATTN if kind.startswith("attention") else "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16"
@@ -193,7 +193,7 @@ def test_kinds_without_a_family_are_refused_no_instance(kind):
 def test_dkv_mode_is_atomic_iff_heads_differ():
     gqa = parse_problem("attention_bwd", ATTN)
     mha = parse_problem("attention_bwd", ATTN.replace("heads_kv=2", "heads_kv=4"))
-    assert (dkv_mode(gqa), dkv_mode(mha)) == ("atomic", "store")
+    assert (dkv_mode(gqa), dkv_mode(mha)) == ("atomic", "direct")
 
 
 def test_split_k_grows_with_the_reduction_and_the_cu_count():
