@@ -54,13 +54,15 @@ def assemble(sizes: Mapping[str, int], specs: Mapping[str, Any], arch: str
              ) -> tuple[tuple[Launch, ...], Workspace]:
     """The launches and workspace of plan_attention_bwd(sizes + arch, specs): every launch with its
     family's contract; the slices lse2, delta, [dq_acc], [dk_acc, dv_acc] as it lays them out, then
-    zero_ws (the accumulation region attention_bwd_prep clears, over those slices) when there is
-    one; its zero-init list (empty: prep zero-fills). ComponentLaunchError names a refusing contract."""
+    zero_ws (the accumulation region attention_bwd_prep clears, over those slices; offset 0 and 0
+    bytes when nothing accumulates, as prep's binding); its zero-init list (empty: prep
+    zero-fills). ComponentLaunchError names a refusing contract."""
     assembled = plan_attention_bwd({**sizes, "arch": arch}, specs)
     launches = tuple(Launch(launch.family, launch.spec, launch.contract) for launch in assembled.launches
                      if launch.contract is not None)
     slices = [WorkspaceSlice(piece.name, piece.offset, piece.bytes) for piece in assembled.slices]
-    if assembled.zero is not None:
-        slices.append(WorkspaceSlice(ZERO_REGION, assembled.zero.offset, assembled.zero.bytes))
+    zero = assembled.zero
+    slices.append(WorkspaceSlice(ZERO_REGION, 0, 0) if zero is None else WorkspaceSlice(ZERO_REGION, zero.offset,
+                                                                                         zero.bytes))
     return launches, Workspace(tuple(slices), assembled.workspace_bytes,
                                tuple((0, name) for name in assembled.zero_init))
