@@ -10,6 +10,7 @@
 #include "rocke/util/strings.hpp"
 #include "rocke_library/dispatch/reasons.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_main/candidates.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
 #include "rocke_library/kernels/attention/backward_plan.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/candidates.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/contract.hpp"
