@@ -32,10 +32,11 @@ Conventions every backward family follows (library/docs/attention.md, "## Backwa
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rocke.families.launch import LaunchContract, LaunchError
@@ -156,7 +157,8 @@ class Launch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     args: tuple[dict[str, object], ...]
-    contract: LaunchContract | None = field(default=None, compare=False, repr=False)  # the family's, for dispatch
+    # the family's contract, for dispatch (not part of the plan's JSON)
+    contract: LaunchContract | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
         return {"args": [dict(a) for a in self.args], "block": list(self.block), "family": self.family,

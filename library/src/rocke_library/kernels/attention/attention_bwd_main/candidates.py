@@ -47,7 +47,8 @@ TENSORS = ("q", "k", "v", "o", "do", "dq", "dk", "dv")
 # What every backward family has: the set's dtypes and head dims.
 INPUT_DTYPES = tuple(d for d in prep_spec.INPUT_DTYPES if all(
     d in spec.INPUT_DTYPES for spec in (main_spec, dq_spec, convert_spec)))
-HEAD_DIMS = tuple(d for d in prep_spec.HEAD_DIMS if all(d in spec.HEAD_DIMS for spec in (main_spec, dq_spec, convert_spec)))
+HEAD_DIMS = tuple(d for d in prep_spec.HEAD_DIMS if all(
+    d in spec.HEAD_DIMS for spec in (main_spec, dq_spec, convert_spec)))
 
 
 def main_tile(target: ArchTarget) -> tuple[int, int, int]:
