@@ -374,3 +374,14 @@ def test_attention_bwd_varlen_with_rows_that_see_no_key_is_planned():
                   "heads_kv=2 head_dim=64 dtype=f16", "gfx1100")
     assert result.status == "planned"
     assert result.launches[1].contract.arg("cu_seqlens_k").bytes == 12
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+def test_attention_bwd_head_dim_128_is_refused_on_wave32(arch):
+    """main's dK / dV of head_dim 128 spill on wave32 at any tile (its configs refuse them): the hook
+    refuses the problem before planning a spilling kernel."""
+    result = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), arch)
+    assert result.status == "refused" and result.rejected[0].reasons == ("HEAD_DIM_UNSUPPORTED",)
+    assert result.rejected[0].detail == (f"head_dim=128; the attention backward has 32, 64 on {arch} (wave32: larger "
+                                         f"ones spill)")
+    assert plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), "gfx942").status == "planned"

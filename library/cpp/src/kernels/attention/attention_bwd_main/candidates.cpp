@@ -117,12 +117,17 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
     reasons.emplace_back("DTYPE_UNSUPPORTED");
     details.push_back(util::cat("dtype=", problem.dtype, "; the attention backward has ", util::join(input_dtypes(), ", ")));
   }
-  if (!contains(head_dims(), problem.head_dim)) {
+  std::vector<std::int64_t> allowed;
+  for (std::int64_t d : head_dims()) {
+    if (target.wave_size == 64 || d <= kWave32MaxHeadDim) allowed.push_back(d);
+  }
+  if (!contains(allowed, problem.head_dim)) {
     std::vector<std::string> dims;
-    for (std::int64_t d : head_dims()) dims.push_back(std::to_string(d));
+    for (std::int64_t d : allowed) dims.push_back(std::to_string(d));
+    std::string on = target.wave_size == 64 ? "" : util::cat(" on ", target.name, " (wave32: larger ones spill)");
     reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
     details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; the attention backward has ",
-                                util::join(dims, ", ")));
+                                util::join(dims, ", "), on));
   }
   if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
   std::vector<const arch::MmaOp*> atoms =

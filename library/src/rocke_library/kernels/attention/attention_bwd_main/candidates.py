@@ -2,7 +2,10 @@
 launches): candidate launch sets prep -> main -> [dq] -> [convert] for an attention_bwd problem, in order.
 
 Rejected before a spec exists: a dtype or head_dim not every backward family has
-(DTYPE_UNSUPPORTED, HEAD_DIM_UNSUPPORTED, the detail naming the allowed values), an arch with no
+(DTYPE_UNSUPPORTED, HEAD_DIM_UNSUPPORTED, the detail naming the allowed values), head_dim above
+WAVE32_MAX_HEAD_DIM on a wave32 arch (HEAD_DIM_UNSUPPORTED: main keeps dK and dV of its 16 keys a
+wave in registers, which at head_dim 128 take 128 of a lane's 256 VGPRs, and spills at LLVM 22 at
+any tile its spec allows; measured, and main's configs refuse them), an arch with no
 f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED). Otherwise one set per (dq_mode, atom):
 dq_mode split first (attention_bwd_dq writes dQ once, without atomics: the gradients are
 deterministic, bit for bit run to run), then atomic (main adds dQ by f32 atomics and convert
@@ -40,6 +43,7 @@ CONVERT = convert_spec.AttentionBwdConvertSpec.FAMILY
 DQ_MODE_ORDER = ("split", "atomic")
 LDS_PAD = 8
 ELEMENTWISE_BLOCK = 256  # prep and convert threads per workgroup
+WAVE32_MAX_HEAD_DIM = 64  # main's dK / dV registers spill above it on wave32 (see the module docstring)
 PREP_MAX_VEC = 8  # 16 bytes of f16 / bf16: the widest access
 CONVERT_MAX_VEC = 4  # one 16-byte f32 workspace access
 GRADIENT_OF = {"do": "o", "dq": "q", "dk": "k", "dv": "v"}  # a gradient's strides are its tensor's
@@ -103,10 +107,11 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
     if problem.dtype not in INPUT_DTYPES:
         reasons.append("DTYPE_UNSUPPORTED")
         details.append(f"dtype={problem.dtype}; the attention backward has {', '.join(INPUT_DTYPES)}")
-    if problem.head_dim not in HEAD_DIMS:
+    dims = HEAD_DIMS if target.wave_size == 64 else tuple(d for d in HEAD_DIMS if d <= WAVE32_MAX_HEAD_DIM)
+    if problem.head_dim not in dims:
         reasons.append("HEAD_DIM_UNSUPPORTED")
-        details.append(f"head_dim={problem.head_dim}; the attention backward has "
-                       f"{', '.join(str(d) for d in HEAD_DIMS)}")
+        on = "" if target.wave_size == 64 else f" on {target.name} (wave32: larger ones spill)"
+        details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in dims)}{on}")
     if reasons:
         return [Candidate(FAMILY, reasons=tuple(reasons), detail="; ".join(details))]
     atoms = sorted(mma_ops(target, problem.dtype, problem.dtype, "f32"), key=lambda op: -op.m * op.n * op.k)

@@ -20,6 +20,8 @@ namespace rocke::library::kernels::attention::attention_bwd_main {
 inline constexpr std::array<std::string_view, 2> kDqModeOrder = {"split", "atomic"};
 inline constexpr std::int64_t kLdsPad = 8;
 inline constexpr std::int64_t kElementwiseBlock = 256;  // prep and convert threads per workgroup
+// main's dK / dV registers spill above it on wave32 (16 keys a wave, 128 of 256 VGPRs at head_dim 128)
+inline constexpr std::int64_t kWave32MaxHeadDim = 64;
 inline constexpr std::int64_t kPrepMaxVec = 8;          // 16 bytes of f16 / bf16: the widest access
 inline constexpr std::int64_t kConvertMaxVec = 4;       // one 16-byte f32 workspace access
 
