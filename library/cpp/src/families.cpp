@@ -5,9 +5,13 @@
 
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_convert/contract.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_convert/register.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_dq/contract.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_dq/register.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_main/contract.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_prep/contract.hpp"
 #include "rocke_library/kernels/attention/attention_bwd_prep/register.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/contract.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
@@ -45,6 +49,17 @@ families::FamilyRegistry& registry_with_library() {
 
 families::LaunchContract launch_contract(std::string_view family, std::string_view kv,
                                          const families::ProblemSizes& problem) {
+  namespace ka = kernels::attention;
+  if (family == "attention_bwd_convert") {
+    return ka::attention_bwd_convert::launch(ka::attention_bwd_convert::AttentionBwdConvertSpec::from_kv(kv), problem);
+  }
+  if (family == "attention_bwd_dq") return ka::attention_bwd_dq::launch(ka::attention_bwd_dq::AttentionBwdDqSpec::from_kv(kv), problem);
+  if (family == "attention_bwd_main") {
+    return ka::attention_bwd_main::launch(ka::attention_bwd_main::AttentionBwdMainSpec::from_kv(kv), problem);
+  }
+  if (family == "attention_bwd_prep") {
+    return ka::attention_bwd_prep::launch(ka::attention_bwd_prep::AttentionBwdPrepSpec::from_kv(kv), problem);
+  }
   if (family == "attention_fwd") {
     return kernels::attention::attention_fwd::launch(kernels::attention::attention_fwd::AttentionFwdSpec::from_kv(kv), problem);
   }

@@ -1,8 +1,9 @@
 """Plans executed end to end on the simulator: problem -> dispatch -> plan -> simulated launches
 (through the plans' launch contracts, rocke_library.dispatch.execute) -> the family's numpy
 reference, for the product families dispatch serves (attention_fwd for attention_fwd problems,
-conv_direct_fwd for conv_fwd problems). Each case has a negative control: the same plan run with
-the family's deliberately broken builder fails the same comparison."""
+conv_direct_fwd for conv_fwd problems, the attention backward's launch set for attention_bwd). Each
+case has a negative control: the same plan run with the family's deliberately broken builder fails
+the same comparison; the backward's drops the plan's prep launch (LSE2 and D never written)."""
 
 from __future__ import annotations
 
@@ -147,6 +148,59 @@ def test_dispatch_conv_fwd_plan_on_the_simulator(arch, text, fault):
     assert not broken.ok, f"negative control ({fault}) passed: {broken.message}"
     if "g=12" in text:
         assert spec.depthwise and spec.vec == 2  # c = 12 f32 at 8-byte alignment: 2-element vectors
+
+
+# ---- attention_bwd (launch sets: prep -> main -> [dq] -> [convert]) ------------------------------
+
+ATTENTION_BWD = [
+    # (arch, problem, per-sequence lengths (q, k) for varlen): wave64 GQA, wave32 MHA, varlen MQA
+    ("gfx942", "batch=1 seqlen_q=29 seqlen_k=23 heads_q=4 heads_kv=2 head_dim=64 dtype=f16 mask=causal_br", None),
+    ("gfx1100", "batch=1 seqlen_q=19 seqlen_k=26 heads_q=2 heads_kv=2 head_dim=64 dtype=f16 mask=causal_tl", None),
+    ("gfx950", "batch=2 seqlen_q=13 seqlen_k=11 total_q=17 total_k=11 seq_mode=varlen heads_q=2 heads_kv=1 "
+     "head_dim=32 dtype=bf16", ((13, 4), (11, 0))),
+]
+
+
+def _attention_bwd_case(arch: str, text: str, lengths, hosts=None):
+    from rocke_library.dispatch.attention_bwd import FAMILIES
+    from rocke_library.kernels.attention.backward_plan import plan_attention_bwd
+    from rocke_library.kernels.attention.backward_sim import Case, problem_of, run_case
+
+    result = plan("attention_bwd", text, arch)
+    assert result.status == "planned", result.to_text()
+    specs = {launch.family: FAMILIES[launch.family].spec.from_kv(launch.spec) for launch in result.launches}
+    prep = specs["attention_bwd_prep"]
+    sizes = dict(result.launches[1].contract.problem)
+    if lengths is None:
+        case = Case((sizes["seqlen_q"],) * sizes["batch"], (sizes["seqlen_k"],) * sizes["batch"], sizes["heads_q"],
+                    sizes["heads_kv"])
+    else:
+        case = Case(lengths[0], lengths[1], sizes["heads_q"], sizes["heads_kv"])
+    # The backward simulator runs the plan plan_attention_bwd assembles for the case: the same
+    # launches, contracts and workspace slices as the dispatch plan (checked here).
+    assembled = plan_attention_bwd(problem_of(prep.seq_mode, prep.head_dim, arch, case), specs)
+    assert [(launch.family, launch.contract) for launch in assembled.launches] == \
+        [(launch.family, launch.contract) for launch in result.launches]
+    assert [(s.name, s.offset, s.bytes) for s in assembled.slices] == \
+        [(s.name, s.offset, s.bytes) for s in result.workspace[0] if s.name != "zero_ws"]
+    mask = specs["attention_bwd_main"].mask
+    return result, run_case(specs, arch, case, mask=mask, hosts=hosts)
+
+
+@pytest.mark.parametrize(("arch", "text", "lengths"), ATTENTION_BWD, ids=[a for a, _, _ in ATTENTION_BWD])
+def test_dispatch_attention_bwd_plan_on_the_simulator(arch, text, lengths):
+    result, good = _attention_bwd_case(arch, text, lengths)
+    assert good.ok, good.message
+    if "heads_q=4 heads_kv=2" in text:  # GQA: dK, dV summed by atomics, then converted
+        assert [launch.family for launch in result.launches][-1] == "attention_bwd_convert"
+
+
+def test_dispatch_attention_bwd_without_its_prep_launch_fails():
+    """Negative control through the plan: the prep launch dropped (a host that skips it) leaves
+    LSE2 and D as the workspace's NaN, and the gradients fail the same comparison."""
+    arch, text, lengths = ATTENTION_BWD[0]
+    _, bad = _attention_bwd_case(arch, text, lengths, hosts={"attention_bwd_prep": lambda *args: None})
+    assert not bad.ok, f"negative control (prep dropped) passed: {bad.message}"
 
 
 def test_dispatch_dead_and_refused_plans_execute_as_documented():

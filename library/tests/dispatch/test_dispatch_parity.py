@@ -132,6 +132,34 @@ INVALID = {
 }
 
 
+# Rows only attention_bwd gets (per arch, beside the attention rows every attention kind shares):
+# MHA, GQA, MQA, masks, varlen with empty sequences, tails, rows that see no key; each refusal reason
+# (the hook's, also head_dim 128 on the wave32 archs; SPEC_REFUSED of prep at 2-byte alignment;
+# TOO_LARGE of prep's contract); dead. The refusal tables list only wave32 head_dim-128 specs, which
+# the hook rejects first: RESOURCE_REFUSED is proven in test_dispatch_plans.py with a planted table.
+BWD_EXTRA = [
+    "batch=2 seqlen_q=33 seqlen_k=47 heads_q=4 heads_kv=4 head_dim=64 dtype=f16",  # MHA
+    "batch=2 seqlen_q=33 seqlen_k=47 heads_q=8 heads_kv=2 head_dim=64 dtype=bf16 mask=causal_tl",  # GQA
+    "batch=1 seqlen_q=19 seqlen_k=53 heads_q=6 heads_kv=1 head_dim=128 dtype=f16 mask=causal_br",  # MQA
+    "batch=3 seqlen_q=1 seqlen_k=1 heads_q=2 heads_kv=1 head_dim=32 dtype=bf16",  # tails of one row
+    "batch=1 seqlen_q=9 seqlen_k=0 heads_q=2 heads_kv=2 head_dim=64 dtype=f16",  # rows see no key
+    "batch=3 seqlen_q=21 seqlen_k=17 total_q=27 total_k=22 seq_mode=varlen heads_q=4 heads_kv=2 head_dim=64 "
+    "dtype=f16 mask=causal_br",
+    "batch=2 seqlen_q=5 seqlen_k=0 total_q=5 total_k=0 seq_mode=varlen heads_q=2 heads_kv=1 head_dim=32 dtype=bf16",
+    "batch=2 seqlen_q=41 seqlen_k=30 total_q=50 total_k=31 seq_mode=varlen heads_q=4 heads_kv=2 head_dim=128 "
+    "dtype=f16 mask=causal_tl",  # wave32: HEAD_DIM_UNSUPPORTED
+    "batch=1 seqlen_q=64 seqlen_k=64 heads_q=2 heads_kv=2 head_dim=128 dtype=bf16 align=2",  # prep SPEC_REFUSED
+    "batch=1 seqlen_q=64 seqlen_k=64 heads_q=2 heads_kv=2 head_dim=64 dtype=f16 align=4",  # narrower vectors
+    "batch=2 seqlen_q=16 seqlen_k=16 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 q_stride_s=64 q_stride_h=1024 "
+    "q_stride_b=2048 o_stride_s=64 o_stride_h=1024 o_stride_b=2048",  # [B, H, S, D] q and o (dq and do alike)
+    "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=64 dtype=f64",  # DTYPE_UNSUPPORTED
+    "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=256 dtype=f16",  # HEAD_DIM_UNSUPPORTED
+    "batch=8 seqlen_q=65536 seqlen_k=128 heads_q=32 heads_kv=8 head_dim=64 dtype=f16",  # TOO_LARGE
+    "batch=0 seqlen_q=7 seqlen_k=7 heads_q=4 heads_kv=2 head_dim=64 dtype=f16",  # dead
+]
+EXTRA = {"attention_bwd": BWD_EXTRA}
+
+
 def corpus() -> list[tuple[str, str, str]]:
     """(kind, problem text, arch) rows: per kind and arch the fixed edge and invalid rows and
     PER_KIND_ARCH random ones (conv kinds share the conv generator, attention kinds theirs)."""
@@ -140,7 +168,7 @@ def corpus() -> list[tuple[str, str, str]]:
     for kind in KINDS:
         family = "conv_fwd" if kind.startswith("conv") else "attention_fwd"
         for arch in ARCH_NAMES:
-            texts = [*EDGE[family], *INVALID[family]]
+            texts = [*EDGE[family], *INVALID[family], *EXTRA.get(kind, [])]
             make = _conv if family == "conv_fwd" else _attention
             texts += [_kv(make(rng)) for _ in range(PER_KIND_ARCH)]
             rows += [(kind, text, arch) for text in texts]
@@ -198,6 +226,33 @@ def test_every_planned_contract_has_a_byte_identical_cpp_twin():
             assert cpp == json.dumps(contract, sort_keys=True, indent=2) + "\n"
             seen += 1
     assert seen >= 100
+
+
+def test_attention_bwd_rows_reach_every_outcome():
+    """The attention_bwd rows of the corpus: planned (3 and 4 launches), dead, malformed, and refused
+    with each reason a backward problem can meet (the counts are in the assertion message)."""
+    statuses: dict[str, int] = {}
+    codes: dict[str, int] = {}
+    launches: set[int] = set()
+    for kind, text, arch in CORPUS:
+        if kind != "attention_bwd":
+            continue
+        py = _python(kind, text, arch)
+        status = py[2] if py[0] != "error" else "error"
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == "error":
+            continue
+        data = json.loads(py[0])
+        launches.add(len(data["launches"]))
+        for rejection in data["rejected"]:
+            for reason in rejection["reasons"]:
+                codes[reason["code"]] = codes.get(reason["code"], 0) + 1
+    summary = f"statuses {statuses}, reasons {codes}"
+    assert sum(statuses.values()) >= 200 and statuses.get("planned", 0) >= 60, summary
+    assert all(statuses.get(s, 0) >= 4 for s in ("planned", "dead", "refused", "error")), summary
+    wanted = {"DTYPE_UNSUPPORTED", "HEAD_DIM_UNSUPPORTED", "SPEC_REFUSED", "TOO_LARGE"}
+    assert wanted <= set(codes), summary
+    assert {3, 4} <= launches, summary
 
 
 def test_a_planted_difference_is_caught():

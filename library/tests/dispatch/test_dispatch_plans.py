@@ -180,7 +180,7 @@ def test_an_empty_reduction_with_an_output_is_refused_empty():
     assert result.status == "refused" and result.rejected[0].reasons == ("EMPTY",)
 
 
-@pytest.mark.parametrize("kind", ["conv_dgrad", "conv_wgrad", "attention_bwd"])
+@pytest.mark.parametrize("kind", ["conv_dgrad", "conv_wgrad"])
 def test_kinds_without_a_family_are_refused_no_instance(kind):
     assert HOOKS[kind] == ()
     text = ATTN if kind.startswith("attention") else "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16"
@@ -193,7 +193,7 @@ def test_kinds_without_a_family_are_refused_no_instance(kind):
 def test_dkv_mode_is_atomic_iff_heads_differ():
     gqa = parse_problem("attention_bwd", ATTN)
     mha = parse_problem("attention_bwd", ATTN.replace("heads_kv=2", "heads_kv=4"))
-    assert (dkv_mode(gqa), dkv_mode(mha)) == ("atomic", "store")
+    assert (dkv_mode(gqa), dkv_mode(mha)) == ("atomic", "direct")
 
 
 def test_split_k_grows_with_the_reduction_and_the_cu_count():
@@ -230,3 +230,158 @@ def test_a_family_hook_is_one_line_in_dispatch():
         for family, hook in families:
             assert hook.__module__.endswith(f"{family.name}.candidates")
             assert f'(({family.name.upper()}, {family.name}_hook.candidates),)' in source
+
+
+# ---- attention_bwd: launch sets ------------------------------------------------------------------
+
+MHA = ATTN.replace("heads_kv=2", "heads_kv=4")
+
+
+def _families(result) -> list[str]:
+    return [launch.family for launch in result.launches]
+
+
+def _part(result, family: str) -> dict[str, str]:
+    launch = next(launch for launch in result.launches if launch.family == family)
+    return dict(pair.split("=") for pair in launch.spec.split(" "))
+
+
+def test_attention_bwd_mha_plans_prep_main_dq_with_direct_dkv():
+    result = plan("attention_bwd", MHA, "gfx942")
+    assert result.status == "planned" and not result.rejected
+    assert _families(result) == ["attention_bwd_prep", "attention_bwd_main", "attention_bwd_dq"]
+    main = _part(result, "attention_bwd_main")
+    assert (main["dq_mode"], main["dkv_mode"], main["op_id"]) == ("split", "direct", "mfma_f32_32x32x8_f16")
+    assert (main["block_m"], main["block_n"], main["waves"]) == ("32", "64", "2")
+    assert _part(result, "attention_bwd_dq")["op_id"] == main["op_id"]
+    data = json.loads(result.to_json())
+    assert [s["name"] for s in data["workspace"]["slices"]] == ["lse2", "delta", "zero_ws"]
+    assert data["workspace"]["slices"][-1] == {"bytes": 0, "name": "zero_ws", "offset": 0}
+    assert data["zero_init"] == []  # prep zero-fills the accumulators: a host zeroes nothing
+
+
+def test_attention_bwd_gqa_sums_dkv_by_atomics_and_converts():
+    result = plan("attention_bwd", ATTN, "gfx950")
+    assert _families(result) == ["attention_bwd_prep", "attention_bwd_main", "attention_bwd_dq",
+                                 "attention_bwd_convert"]
+    assert _part(result, "attention_bwd_main")["dkv_mode"] == "atomic"
+    assert _part(result, "attention_bwd_main")["op_id"] == "mfma_f32_32x32x16_f16"  # gfx950's largest atom
+    convert = _part(result, "attention_bwd_convert")
+    assert (convert["dq_mode"], convert["dkv_mode"], convert["vec"]) == ("split", "atomic", "4")
+    slices = {s.name: s for s in result.workspace[0]}
+    assert list(slices) == ["lse2", "delta", "dk_acc", "dv_acc", "zero_ws"]
+    assert all(s.offset % WORKSPACE_ALIGN == 0 for s in slices.values())
+    assert slices["dk_acc"].bytes == 2 * 70 * 2 * 64 * 4  # [B, S_k, H_kv, D] f32
+    zero = slices["zero_ws"]
+    assert (zero.offset, zero.offset + zero.bytes) == (slices["dk_acc"].offset,
+                                                       slices["dv_acc"].offset + slices["dv_acc"].bytes)
+    prep = result.launches[0].contract
+    assert prep.arg("zero_count").value == zero.bytes // 4 and result.zero_init == ()
+
+
+@pytest.mark.parametrize(("arch", "text"), [
+    ("gfx942", ATTN), ("gfx1201", MHA.replace("dtype=f16", "dtype=bf16") + " mask=causal_tl"),
+    ("gfx950", "batch=3 seqlen_q=40 seqlen_k=9 total_q=77 total_k=9 seq_mode=varlen heads_q=8 heads_kv=1 head_dim=32 "
+               "dtype=bf16 mask=causal_br"),
+])
+def test_attention_bwd_plan_is_what_plan_attention_bwd_assembles(arch, text):
+    from rocke_library.dispatch.attention_bwd import FAMILIES
+    from rocke_library.kernels.attention.attention_bwd_main.candidates import plan_sizes
+    from rocke_library.kernels.attention.backward_plan import plan_attention_bwd
+
+    result = plan("attention_bwd", text, arch)
+    specs = {launch.family: FAMILIES[launch.family].spec.from_kv(launch.spec) for launch in result.launches}
+    assembled = plan_attention_bwd({**dict(plan_sizes(parse_problem("attention_bwd", text))), "arch": arch}, specs)
+    assert [(launch.family, launch.spec, launch.contract) for launch in assembled.launches] == \
+        [(launch.family, launch.spec, launch.contract) for launch in result.launches]
+    for launch, ours in zip(assembled.launches, result.launches, strict=True):
+        assert (launch.grid, launch.block) == (ours.contract.grid, ours.contract.block)
+        assert [arg["name"] for arg in launch.args] == [arg.name for arg in ours.contract.args]
+        for arg in launch.args:  # every workspace binding is the plan's slice of that name
+            if arg["kind"] == "workspace":
+                piece = next(s for s in result.workspace[0] if s.name == arg["name"])
+                assert (arg["offset"], arg["bytes"]) == (piece.offset, piece.bytes)
+    assert [(s.name, s.offset, s.bytes) for s in assembled.slices] == \
+        [(s.name, s.offset, s.bytes) for s in result.workspace[0] if s.name != "zero_ws"]
+    assert result.workspace[1] == assembled.workspace_bytes and assembled.zero_init == ()
+
+
+def test_attention_bwd_candidates_try_split_first_then_atomic_largest_atom_first(monkeypatch):
+    """Every main part refused by a planted table: the rejections list the order of the hook."""
+    import importlib
+
+    from rocke.families import refusals
+
+    module = importlib.import_module("rocke_library.dispatch.dispatch")
+
+    def check(table, spec, arch):
+        if spec.FAMILY == "attention_bwd_main":
+            raise refusals.ResourceRefusal(f"attention_bwd_main: planted refusal of {spec.dq_mode} {spec.op_id}")
+
+    monkeypatch.setattr(module, "check_resources", check)
+    result = plan("attention_bwd", MHA, "gfx950")
+    assert result.status == "refused"
+    assert [(r.family, r.reasons) for r in result.rejected] == [("attention_bwd_main", ("RESOURCE_REFUSED",))] * 8
+    assert [r.detail.split(" of ")[1] for r in result.rejected] == [
+        f"{mode} {op}" for mode in ("split", "atomic") for op in
+        ("mfma_f32_32x32x16_f16", "mfma_f32_32x32x8_f16", "mfma_f32_16x16x32_f16", "mfma_f32_16x16x16_f16")]
+
+
+def test_attention_bwd_falls_through_to_dq_mode_atomic_when_dq_is_refused(monkeypatch):
+    import importlib
+
+    from rocke.families import refusals
+
+    module = importlib.import_module("rocke_library.dispatch.dispatch")
+
+    def check(table, spec, arch):
+        if spec.FAMILY == "attention_bwd_dq":
+            raise refusals.ResourceRefusal("attention_bwd_dq: planted refusal")
+
+    monkeypatch.setattr(module, "check_resources", check)
+    result = plan("attention_bwd", MHA, "gfx942")
+    assert [r.family for r in result.rejected] == ["attention_bwd_dq"] * 2  # both atoms of split
+    assert _families(result) == ["attention_bwd_prep", "attention_bwd_main", "attention_bwd_convert"]
+    assert _part(result, "attention_bwd_main")["dq_mode"] == "atomic"
+    assert [s.name for s in result.workspace[0]] == ["lse2", "delta", "dq_acc", "zero_ws"]
+
+
+def test_attention_bwd_hook_reasons_name_the_allowed_values():
+    result = plan("attention_bwd", ATTN.replace("head_dim=64", "head_dim=96").replace("f16", "f32"), "gfx942")
+    assert result.status == "refused" and len(result.rejected) == 1
+    rejection = result.rejected[0]
+    assert (rejection.family, rejection.spec) == ("attention_bwd_main", "")
+    assert rejection.reasons == ("DTYPE_UNSUPPORTED", "HEAD_DIM_UNSUPPORTED")
+    assert rejection.detail == ("dtype=f32; the attention backward has f16, bf16; head_dim=96; the attention backward "
+                                "has 32, 64, 128")
+
+
+def test_attention_bwd_component_refusals_name_the_component():
+    # 2-byte aligned rows: prep reads one element per lane, 128 lanes a row exceed a wave of 64
+    narrow = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128") + " align=2", "gfx942")
+    assert narrow.status == "refused" and {r.family for r in narrow.rejected} == {"attention_bwd_prep"}
+    assert all(r.reasons == ("SPEC_REFUSED",) for r in narrow.rejected)
+    assert "lanes per row exceed the wave size 64 of gfx942" in narrow.rejected[0].detail
+    big = plan("attention_bwd", "batch=64 seqlen_q=8192 seqlen_k=8192 heads_q=64 heads_kv=8 head_dim=128 dtype=bf16",
+               "gfx942")
+    assert big.status == "refused" and big.rejected[0].reasons == ("TOO_LARGE",)
+    assert big.rejected[0].family == "attention_bwd_prep"
+    assert big.rejected[0].detail.startswith("attention_bwd_prep: buffer o needs 8589934592 bytes")
+
+
+def test_attention_bwd_varlen_with_rows_that_see_no_key_is_planned():
+    result = plan("attention_bwd", "batch=2 seqlen_q=9 seqlen_k=0 total_q=12 total_k=0 seq_mode=varlen heads_q=2 "
+                  "heads_kv=2 head_dim=64 dtype=f16", "gfx1100")
+    assert result.status == "planned"
+    assert result.launches[1].contract.arg("cu_seqlens_k").bytes == 12
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+def test_attention_bwd_head_dim_128_is_refused_on_wave32(arch):
+    """main's dK / dV of head_dim 128 spill on wave32 at any tile (its configs refuse them): the hook
+    refuses the problem before planning a spilling kernel."""
+    result = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), arch)
+    assert result.status == "refused" and result.rejected[0].reasons == ("HEAD_DIM_UNSUPPORTED",)
+    assert result.rejected[0].detail == (f"head_dim=128; the attention backward has 32, 64 on {arch} (wave32: larger "
+                                         f"ones spill)")
+    assert plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), "gfx942").status == "planned"

@@ -9,6 +9,9 @@
 #include "rocke/families/refusals.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke_library/dispatch/reasons.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_main/candidates.hpp"
+#include "rocke_library/kernels/attention/attention_bwd_main/register.hpp"
+#include "rocke_library/kernels/attention/backward_plan.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/candidates.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/contract.hpp"
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
@@ -35,6 +38,18 @@ struct Hook {
       launch;
 };
 
+// A kind whose candidates are launch sets (Python: LAUNCH_SETS): each part's spec and arch rules
+// (returning the canonical kv), its refusal table, and the plan assembler.
+struct LaunchSet {
+  std::function<std::string(std::string_view family, std::string_view kv, const arch::ArchTarget&)> check_spec;
+  std::function<void(std::string_view family, std::string_view kv, std::string_view arch)> check_table;
+  std::function<std::pair<std::vector<Launch>, Workspace>(
+      const families::ProblemSizes&, const std::vector<std::pair<std::string, std::string>>&, std::string_view)>
+      assemble;
+};
+
+const LaunchSet kAttentionBwdSet = {attention_bwd::check_spec, attention_bwd::check_table, attention_bwd::assemble};
+
 template <class S, class Contract>
 auto launcher(Contract contract) {
   return [contract](std::string_view kv, const families::ProblemSizes& sizes,
@@ -55,6 +70,16 @@ const std::vector<Hook<AttentionFwdProblem>>& attention_fwd_hooks() {
   return hooks;
 }
 
+const std::vector<Hook<AttentionBwdProblem>>& attention_bwd_hooks() {
+  namespace fam = kernels::attention::attention_bwd_main;
+  static const std::vector<Hook<AttentionBwdProblem>> hooks = {
+      {"attention_bwd_main",
+       [](const AttentionBwdProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); }, &fam::kRefusals,
+       {}},
+  };
+  return hooks;
+}
+
 const std::vector<Hook<ConvFwdProblem>>& conv_fwd_hooks() {
   namespace fam = kernels::conv::conv_direct_fwd;
   static const std::vector<Hook<ConvFwdProblem>> hooks = {
@@ -68,6 +93,41 @@ struct Outcome {
   std::optional<Rejection> rejection;
   std::optional<Launch> launch;
 };
+
+struct SetOutcome {
+  std::optional<Rejection> rejection;
+  std::vector<Launch> launches;
+  std::optional<Workspace> shared;
+};
+
+SetOutcome try_set(const LaunchSet& launch_set, const Candidate& candidate, const arch::ArchTarget& target) {
+  if (!candidate.reasons.empty()) {
+    return {Rejection{candidate.family, "", ordered(candidate.reasons), candidate.detail}, {}, {}};
+  }
+  for (const auto& [name, kv] : candidate.parts) {
+    std::string canonical;
+    try {
+      canonical = launch_set.check_spec(name, kv, target);
+    } catch (const ValueError& exc) {
+      return {Rejection{name, kv, {"SPEC_REFUSED"}, exc.what()}, {}, {}};
+    }
+    try {
+      launch_set.check_table(name, canonical, target.name);
+    } catch (const ValueError& exc) {
+      return {Rejection{name, kv, {"RESOURCE_REFUSED"}, exc.what()}, {}, {}};
+    }
+  }
+  try {
+    auto [launches, workspace] = launch_set.assemble(candidate.sizes, candidate.parts, target.name);
+    return {{}, std::move(launches), std::move(workspace)};
+  } catch (const kernels::attention::ComponentLaunchError& exc) {
+    std::string kv;
+    for (const auto& [name, part] : candidate.parts) {
+      if (name == exc.family) kv = part;
+    }
+    return {Rejection{exc.family, kv, {"TOO_LARGE"}, exc.what()}, {}, {}};
+  }
+}
 
 template <class P>
 Outcome try_candidate(const Hook<P>& hook, const Candidate& candidate, const std::string& arch) {
@@ -93,7 +153,8 @@ Outcome try_candidate(const Hook<P>& hook, const Candidate& candidate, const std
 }
 
 template <class P>
-Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>>& hooks) {
+Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>>& hooks,
+         const LaunchSet* launch_set = nullptr) {
   const arch::ArchTarget& target = arch::get_arch(arch_name);
   std::string kind(P::kKind), kv = problem.to_kv();
   if (problem.dead()) return Plan{kind, target.name, kv, "dead", {}, {}};
@@ -102,6 +163,14 @@ Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>
   for (const Hook<P>& hook : hooks) {
     for (const Candidate& candidate : hook.candidates(problem, target)) {
       ++tried;
+      if (launch_set != nullptr) {
+        SetOutcome outcome = try_set(*launch_set, candidate, target);
+        if (!outcome.rejection.has_value()) {
+          return Plan{kind, target.name, kv, "planned", std::move(outcome.launches), rejected, std::move(outcome.shared)};
+        }
+        rejected.push_back(std::move(*outcome.rejection));
+        continue;
+      }
       Outcome outcome = try_candidate(hook, candidate, target.name);
       if (outcome.launch.has_value()) {
         return Plan{kind, target.name, kv, "planned", {std::move(*outcome.launch)}, rejected};
@@ -129,7 +198,7 @@ const std::vector<std::string_view>& kinds() { return kKinds; }
 
 // Per kind, the serving families in the order dispatch tries them (Python: HOOKS).
 Plan dispatch(const AttentionBwdProblem& problem, std::string_view arch) {
-  return run(problem, arch, no_hooks<AttentionBwdProblem>());
+  return run(problem, arch, attention_bwd_hooks(), &kAttentionBwdSet);
 }
 Plan dispatch(const AttentionFwdProblem& problem, std::string_view arch) {
   return run(problem, arch, attention_fwd_hooks());

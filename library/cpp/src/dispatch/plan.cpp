@@ -21,6 +21,7 @@ std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
 }
 
 std::pair<std::vector<WorkspaceSlice>, std::int64_t> Plan::workspace() const {
+  if (shared) return {shared->slices, shared->bytes};
   std::vector<std::pair<std::string, std::int64_t>> requests;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     requests.emplace_back(util::cat(std::to_string(i), ".", launches[i].family), launches[i].contract.workspace_bytes);
@@ -29,6 +30,7 @@ std::pair<std::vector<WorkspaceSlice>, std::int64_t> Plan::workspace() const {
 }
 
 std::vector<std::pair<std::size_t, std::string>> Plan::zero_init() const {
+  if (shared) return shared->zero_init;
   std::vector<std::pair<std::size_t, std::string>> out;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     for (const std::string& arg : launches[i].contract.zero_init) out.emplace_back(i, arg);

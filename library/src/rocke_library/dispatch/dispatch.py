@@ -8,12 +8,17 @@ family's resource-refusal table (RESOURCE_REFUSED) and the launch contract for t
 (TOO_LARGE). The first candidate with no reason is planned; every one tried before it is
 listed as rejected. A dead problem (its `dead()`: empty outputs) is planned as no launch before
 any hook runs. A kind no family serves is refused with NO_INSTANCE.
+A candidate that is a launch set (Candidate.parts: the attention backward) is checked part by
+part in launch order (spec and arch rules: SPEC_REFUSED, refusal table: RESOURCE_REFUSED, each
+naming the part's family), then its kind's assembler (LAUNCH_SETS) lays out the launches and
+the shared workspace; a contract refusing the problem is TOO_LARGE naming its family.
 C++ twin: rocke_library/dispatch/dispatch.hpp.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rocke.arch import ArchTarget, get_arch
@@ -21,18 +26,22 @@ from rocke.families import Family
 from rocke.families.launch import LaunchError
 from rocke.families.refusals import ResourceRefusal, check_resources, family_table
 from rocke.families.spec import SpecError
+from rocke_library.kernels.attention.attention_bwd_main import candidates as attention_bwd_main_hook
+from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY as ATTENTION_BWD_MAIN
 from rocke_library.kernels.attention.attention_fwd import candidates as attention_fwd_hook
 from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTENTION_FWD
+from rocke_library.kernels.attention.backward_plan import ComponentLaunchError
 from rocke_library.kernels.candidate import Candidate
 from rocke_library.kernels.conv.conv_direct_fwd import candidates as conv_direct_fwd_hook
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
 
+from . import attention_bwd
 from .attention_bwd import AttentionBwdProblem
 from .attention_fwd import AttentionFwdProblem
 from .conv_dgrad import ConvDgradProblem
 from .conv_fwd import ConvFwdProblem
 from .conv_wgrad import ConvWgradProblem
-from .plan import Launch, Plan, Rejection
+from .plan import Launch, Plan, Rejection, Workspace
 from .problem import Problem
 from .reasons import ordered
 
@@ -48,11 +57,28 @@ KINDS: dict[str, type[Problem]] = {
 
 # Per kind, (family, hook) in the order dispatch tries them.
 HOOKS: dict[str, tuple[tuple[Family, Hook], ...]] = {
-    "attention_bwd": (),
+    "attention_bwd": ((ATTENTION_BWD_MAIN, attention_bwd_main_hook.candidates),),
     "attention_fwd": ((ATTENTION_FWD, attention_fwd_hook.candidates),),
     "conv_dgrad": (),
     "conv_fwd": ((CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),),
     "conv_wgrad": (),
+}
+
+
+
+@dataclass(frozen=True)
+class LaunchSet:
+    """How dispatch checks and plans a kind's launch-set candidates: the families by name, their
+    arch rules (SpecError) and the plan assembler (sizes, specs by family, arch) -> (launches, workspace)."""
+
+    families: Mapping[str, Family]
+    check_arch: Callable[[str, Any, ArchTarget], None]
+    assemble: Callable[[Mapping[str, int], Mapping[str, Any], str], tuple[tuple[Launch, ...], Workspace]]
+
+
+# Per kind whose candidates are launch sets, its assembler.
+LAUNCH_SETS: dict[str, LaunchSet] = {
+    "attention_bwd": LaunchSet(attention_bwd.FAMILIES, attention_bwd.check_arch, attention_bwd.assemble),
 }
 
 
@@ -86,6 +112,32 @@ def _try(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | N
     return None, Launch(family.name, candidate.spec, contract)
 
 
+def _try_set(kind: str, candidate: Candidate, target: ArchTarget
+             ) -> tuple[Rejection | None, tuple[Launch, ...] | None, Workspace | None]:
+    if candidate.reasons:
+        return Rejection(candidate.family, "", ordered(candidate.reasons), candidate.detail), None, None
+    launch_set = LAUNCH_SETS[kind]
+    specs: dict[str, Any] = {}
+    for name, kv in candidate.parts:
+        family = launch_set.families[name]
+        assert family.spec is not None
+        try:
+            spec = family.spec.from_kv(kv)
+            launch_set.check_arch(name, spec, target)
+        except SpecError as exc:
+            return Rejection(name, kv, ("SPEC_REFUSED",), str(exc)), None, None
+        try:
+            check_resources(family_table(family), spec, target.name)
+        except ResourceRefusal as exc:
+            return Rejection(name, kv, ("RESOURCE_REFUSED",), str(exc)), None, None
+        specs[name] = spec
+    try:
+        launches, workspace = launch_set.assemble(dict(candidate.sizes), specs, target.name)
+    except ComponentLaunchError as exc:
+        return Rejection(exc.family, dict(candidate.parts)[exc.family], ("TOO_LARGE",), str(exc)), None, None
+    return None, launches, workspace
+
+
 def dispatch(problem: Problem, arch: str) -> Plan:
     """The plan of problem on arch (module docstring); an unknown arch is a ValueError."""
     target = get_arch(arch)
@@ -97,9 +149,13 @@ def dispatch(problem: Problem, arch: str) -> Plan:
     for family, hook in HOOKS[kind]:
         for candidate in hook(problem, target):
             tried += 1
-            rejection, launch = _try(family, candidate, target.name)
-            if launch is not None:
-                return Plan(kind, target.name, kv, "planned", (launch,), tuple(rejected))
+            if kind in LAUNCH_SETS:
+                rejection, launches, shared = _try_set(kind, candidate, target)
+            else:
+                rejection, launch = _try(family, candidate, target.name)
+                launches, shared = (launch,) if launch is not None else None, None
+            if launches is not None:
+                return Plan(kind, target.name, kv, "planned", launches, tuple(rejected), shared)
             assert rejection is not None
             rejected.append(rejection)
     if tried == 0:

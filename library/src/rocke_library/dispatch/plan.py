@@ -3,7 +3,9 @@
 A plan is one of
 * planned: the ordered launches (family, spec kv, the launch contract for the problem), the
   workspace layout (one slice per launch that needs workspace, each at a 256-byte aligned offset)
-  and the buffers to zero first ({launch, arg});
+  and the buffers to zero first ({launch, arg}); a launch set whose launches share named
+  workspace slices (the attention backward) has the layout its plan assembler gives instead
+  (`shared`: slices named by the argument they bind, and its own zero-init list);
 * dead: the problem has nothing to compute (empty outputs): no launch, nothing to zero;
 * refused: no candidate is usable.
 `rejected` lists, in order, every candidate tried and not taken, with its reason codes (table
@@ -51,6 +53,16 @@ def layout_workspace(requests: Sequence[tuple[str, int]]) -> tuple[tuple[Workspa
 
 
 @dataclass(frozen=True)
+class Workspace:
+    """A layout a plan assembler gives (launches sharing slices, each bound to the arguments of its
+    name), with the buffers to zero first as (launch index, argument)."""
+
+    slices: tuple[WorkspaceSlice, ...]
+    bytes: int
+    zero_init: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Rejection:
     family: str  # "" when no family serves the kind
     spec: str  # "" when the hook rejected before a spec existed
@@ -80,14 +92,19 @@ class Plan:
     status: str
     launches: tuple[Launch, ...] = ()
     rejected: tuple[Rejection, ...] = ()
+    shared: Workspace | None = None  # the assembler's layout of a launch set (else one slice per launch)
 
     @property
     def workspace(self) -> tuple[tuple[WorkspaceSlice, ...], int]:
+        if self.shared is not None:
+            return self.shared.slices, self.shared.bytes
         return layout_workspace([(f"{i}.{launch.family}", launch.contract.workspace_bytes)
                                  for i, launch in enumerate(self.launches)])
 
     @property
     def zero_init(self) -> tuple[tuple[int, str], ...]:
+        if self.shared is not None:
+            return self.shared.zero_init
         return tuple((i, arg) for i, launch in enumerate(self.launches) for arg in launch.contract.zero_init)
 
     def to_dict(self) -> dict[str, Any]:

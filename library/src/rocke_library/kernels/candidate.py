@@ -15,13 +15,17 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Candidate:
     """One candidate: the family, its spec's kv text and the problem sizes of the family's launch
-    contract; or, when the hook already rejects it, no spec and the reason codes (with a detail)."""
+    contract; or, when the hook already rejects it, no spec and the reason codes (with a detail).
+    A kind served by several launches (the attention backward) has candidates that are launch
+    sets: `parts` lists (family, spec kv) of every launch in order, `spec` is empty and `sizes`
+    is the problem its plan assembler takes."""
 
     family: str
     spec: str = ""
     sizes: tuple[tuple[str, int], ...] = ()  # the contract's problem, sorted by name
     reasons: tuple[str, ...] = ()
     detail: str = ""
+    parts: tuple[tuple[str, str], ...] = ()  # a launch set: (family, spec kv) per launch, in launch order
 
 
 def vector_width(esize: int, run: int, align: int) -> int:

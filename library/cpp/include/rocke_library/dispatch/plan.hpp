@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,14 @@ struct WorkspaceSlice {
 std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
     const std::vector<std::pair<std::string, std::int64_t>>& requests);
 
+// A layout a plan assembler gives (launches sharing slices, each bound to the arguments of its
+// name), with the buffers to zero first as (launch index, argument).
+struct Workspace {
+  std::vector<WorkspaceSlice> slices;
+  std::int64_t bytes = 0;
+  std::vector<std::pair<std::size_t, std::string>> zero_init = {};
+};
+
 struct Rejection {
   std::string family;  // "" when no family serves the kind
   std::string spec;    // "" when the hook rejected before a spec existed
@@ -46,6 +55,7 @@ struct Plan {
   std::string status;  // planned | dead | refused
   std::vector<Launch> launches;
   std::vector<Rejection> rejected;
+  std::optional<Workspace> shared = std::nullopt;  // the assembler's layout of a launch set
 
   std::pair<std::vector<WorkspaceSlice>, std::int64_t> workspace() const;
   std::vector<std::pair<std::size_t, std::string>> zero_init() const;

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rocke/families/launch.hpp"
@@ -14,13 +15,16 @@
 namespace rocke::library::kernels {
 
 // One candidate: the family, its spec's kv text and the contract's problem sizes; or, when the
-// hook already rejects it, no spec and the reason codes (with a detail).
+// hook already rejects it, no spec and the reason codes (with a detail). A launch set (the
+// attention backward): parts lists (family, spec kv) of every launch in order, spec is empty and
+// sizes is the problem its plan assembler takes.
 struct Candidate {
   std::string family;
   std::string spec;
   families::ProblemSizes sizes;
   std::vector<std::string> reasons;
   std::string detail;
+  std::vector<std::pair<std::string, std::string>> parts = {};
 };
 
 // The widest access (1, 2, 4 or 8 elements of esize bytes, at most 16 bytes) that divides a

@@ -35,12 +35,14 @@ Conventions every backward family follows (library/docs/attention.md, "## Backwa
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rocke.families.launch import LaunchContract, LaunchError
 from rocke.helpers import elem_bytes
 
 WORKSPACE_ALIGN = 256  # bytes; every slice offset is a multiple
@@ -140,6 +142,15 @@ class PlanError(ValueError):
     """Specs or a problem the backward plan cannot assemble (missing or inconsistent specs, bad sizes)."""
 
 
+class ComponentLaunchError(LaunchError):
+    """The launch contract of one of the plan's families refused the problem (its text unchanged);
+    `family` names the family, so dispatch can say whose contract refused."""
+
+    def __init__(self, family: str, message: str) -> None:
+        super().__init__(message)
+        self.family = family
+
+
 @dataclass(frozen=True)
 class Launch:
     """One launch of the plan: the family, its spec (canonical kv), kernel symbol, grid, block and
@@ -151,6 +162,8 @@ class Launch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     args: tuple[dict[str, object], ...]
+    # the family's contract, for dispatch (not part of the plan's JSON)
+    contract: LaunchContract | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
         return {"args": [dict(a) for a in self.args], "block": list(self.block), "family": self.family,
@@ -339,7 +352,10 @@ def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], 
         if record is None or getattr(record, "launch", None) is None:
             raise PlanError(f"attention backward: family {name} is not available")
         sub = family_problem(record, spec, sizes, 0 if zero is None else zero.bytes // 4)
-        contract = record.launch(spec, sub)  # type: ignore[attr-defined]
+        try:
+            contract = record.launch(spec, sub)  # type: ignore[attr-defined]
+        except LaunchError as exc:
+            raise ComponentLaunchError(name, str(exc)) from exc
         args = []
         for arg in contract.args:
             binding: dict[str, object] = {"name": arg.name, "type": arg.type}
@@ -362,7 +378,8 @@ def plan_attention_bwd(problem: Mapping[str, object], specs: Mapping[str, Any], 
             else:
                 raise PlanError(f"attention backward: {name} argument {arg.name} has no binding in the plan")
             args.append(binding)
-        launches.append(Launch(name, contract.spec, contract.kernel, contract.grid, contract.block, tuple(args)))
+        launches.append(Launch(name, contract.spec, contract.kernel, contract.grid, contract.block, tuple(args),
+                               contract))
     shown: dict[str, int | float] = dict(sizes)
     shown["scale"] = scale
     return BackwardPlan(arch, tuple(sorted(shown.items())), tuple(sorted(tensors.items())), slices, zero,

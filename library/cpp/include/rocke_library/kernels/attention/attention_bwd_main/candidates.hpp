@@ -1,0 +1,42 @@
+// rocKE library: the dispatch hook of the attention backward (served through attention_bwd_main) --
+// candidate launch sets prep -> main -> [dq] -> [convert] for an attention_bwd problem, in order
+// (dq_mode split first, then atomic; atoms largest first; the tile of the atom's wave size).
+// Python twin: rocke_library/kernels/attention/attention_bwd_main/candidates.py
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "rocke/arch/target.hpp"
+#include "rocke_library/dispatch/attention_fwd.hpp"
+#include "rocke_library/kernels/candidate.hpp"
+
+namespace rocke::library::kernels::attention::attention_bwd_main {
+
+inline constexpr std::array<std::string_view, 2> kDqModeOrder = {"split", "atomic"};
+inline constexpr std::int64_t kLdsPad = 8;
+inline constexpr std::int64_t kElementwiseBlock = 256;  // prep and convert threads per workgroup
+// main's dK / dV registers spill above it on wave32 (16 keys a wave, 128 of 256 VGPRs at head_dim 128)
+inline constexpr std::int64_t kWave32MaxHeadDim = 64;
+inline constexpr std::int64_t kPrepMaxVec = 8;          // 16 bytes of f16 / bf16: the widest access
+inline constexpr std::int64_t kConvertMaxVec = 4;       // one 16-byte f32 workspace access
+
+// What every backward family has: the set's dtypes and head dims (Python: INPUT_DTYPES, HEAD_DIMS).
+const std::vector<std::string_view>& input_dtypes();
+const std::vector<std::int64_t>& head_dims();
+
+// (block_m, block_n, waves) of attention_bwd_main for the arch's wave size.
+std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchTarget& target);
+// (block_m, block_n, waves) of attention_bwd_dq: one atom of rows per wave.
+std::tuple<std::int64_t, std::int64_t, std::int64_t> dq_tile(const arch::ArchTarget& target, std::int64_t atom_n);
+// The problem plan_attention_bwd takes (sizes and every tensor's strides; gradients like their tensors).
+families::ProblemSizes plan_sizes(const dispatch::AttentionFields& problem);
+// "atomic" iff h_q != h_kv (a group's query heads add into one dK, dV), else "direct".
+std::string dkv_mode(const dispatch::AttentionFields& problem);
+std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target);
+
+}  // namespace rocke::library::kernels::attention::attention_bwd_main

@@ -1,0 +1,145 @@
+"""Dispatch hook of the attention backward (served through attention_bwd_main, whose modes decide the
+launches): candidate launch sets prep -> main -> [dq] -> [convert] for an attention_bwd problem, in order.
+
+Rejected before a spec exists: a dtype or head_dim not every backward family has
+(DTYPE_UNSUPPORTED, HEAD_DIM_UNSUPPORTED, the detail naming the allowed values), head_dim above
+WAVE32_MAX_HEAD_DIM on a wave32 arch (HEAD_DIM_UNSUPPORTED: main keeps dK and dV of its 16 keys a
+wave in registers, which at head_dim 128 take 128 of a lane's 256 VGPRs, and spills at LLVM 22 at
+any tile its spec allows; measured, and main's configs refuse them), an arch with no
+f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED). Otherwise one set per (dq_mode, atom):
+dq_mode split first (attention_bwd_dq writes dQ once, without atomics: the gradients are
+deterministic, bit for bit run to run), then atomic (main adds dQ by f32 atomics and convert
+rounds it: no dq launch, and no recomputation of P and dS); within each, the atoms largest first
+(m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q != heads_kv (the query heads of a
+group add into one dK, dV), else direct. Tiles by the atom's wave size (those the backward configs
+ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x 32, 2 waves; dq block_m 64
+(wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8. prep and convert: 256
+threads, vec the widest access dividing head_dim and the strides of the tensors they read or write
+at the problem's alignment (convert at most 4: one 16-byte f32 workspace load). The spec rules, the
+arch rules and the refusal tables check every part (dispatch); the plan is plan_attention_bwd's.
+
+Gradients are laid out like their tensors: dO like O, dQ like Q, dK like K, dV like V.
+C++ twin: rocke_library/kernels/attention/attention_bwd_main/candidates.hpp.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Any
+
+from rocke.arch import ArchTarget, mma_ops
+from rocke.helpers import elem_bytes
+
+from ...candidate import Candidate, spec_kv, vector_width
+from ..attention_bwd_convert import spec as convert_spec
+from ..attention_bwd_dq import spec as dq_spec
+from ..attention_bwd_prep import spec as prep_spec
+from . import spec as main_spec
+
+FAMILY = main_spec.AttentionBwdMainSpec.FAMILY
+PREP = prep_spec.AttentionBwdPrepSpec.FAMILY
+DQ = dq_spec.AttentionBwdDqSpec.FAMILY
+CONVERT = convert_spec.AttentionBwdConvertSpec.FAMILY
+DQ_MODE_ORDER = ("split", "atomic")
+LDS_PAD = 8
+ELEMENTWISE_BLOCK = 256  # prep and convert threads per workgroup
+WAVE32_MAX_HEAD_DIM = 64  # main's dK / dV registers spill above it on wave32 (see the module docstring)
+PREP_MAX_VEC = 8  # 16 bytes of f16 / bf16: the widest access
+CONVERT_MAX_VEC = 4  # one 16-byte f32 workspace access
+GRADIENT_OF = {"do": "o", "dq": "q", "dk": "k", "dv": "v"}  # a gradient's strides are its tensor's
+TENSORS = ("q", "k", "v", "o", "do", "dq", "dk", "dv")
+# What every backward family has: the set's dtypes and head dims.
+INPUT_DTYPES = tuple(d for d in prep_spec.INPUT_DTYPES if all(
+    d in spec.INPUT_DTYPES for spec in (main_spec, dq_spec, convert_spec)))
+HEAD_DIMS = tuple(d for d in prep_spec.HEAD_DIMS if all(
+    d in spec.HEAD_DIMS for spec in (main_spec, dq_spec, convert_spec)))
+
+
+def main_tile(target: ArchTarget) -> tuple[int, int, int]:
+    """(block_m, block_n, waves) of attention_bwd_main for the arch's wave size."""
+    return (32, 64, 2) if target.wave_size == 64 else (16, 32, 2)
+
+
+def dq_tile(target: ArchTarget, atom_n: int) -> tuple[int, int, int]:
+    """(block_m, block_n, waves) of attention_bwd_dq: one atom of rows per wave."""
+    block_m = 64 if target.wave_size == 64 else 32
+    return block_m, 32, max(1, block_m // atom_n)
+
+
+def stride(problem: Any, tensor: str, dim: str) -> int:
+    return getattr(problem, f"{GRADIENT_OF.get(tensor, tensor)}_stride_{dim}")
+
+
+def plan_sizes(problem: Any) -> tuple[tuple[str, int], ...]:
+    """The problem plan_attention_bwd takes (sizes and every tensor's strides), sorted by name."""
+    sizes = {"batch": problem.batch, "heads_q": problem.heads_q, "heads_kv": problem.heads_kv}
+    if problem.seq_mode == "batched":
+        sizes.update(seqlen_q=problem.seqlen_q, seqlen_k=problem.seqlen_k)
+        dims = ("b", "s", "h")
+    else:
+        sizes.update(max_seqlen_q=problem.seqlen_q, max_seqlen_k=problem.seqlen_k, total_q=problem.total_q,
+                     total_k=problem.total_k)
+        dims = ("s", "h")
+    for tensor in TENSORS:
+        for dim in dims:
+            sizes[f"{tensor}_stride_{dim}"] = stride(problem, tensor, dim)
+    return tuple(sorted(sizes.items()))
+
+
+def access_width(problem: Any, tensors: tuple[str, ...], most: int) -> int:
+    """The widest access (at most `most` elements) dividing head_dim and the tensors' strides at
+    the problem's alignment."""
+    dims = ("b", "s", "h") if problem.seq_mode == "batched" else ("s", "h")
+    run = problem.head_dim
+    for tensor in tensors:
+        for dim in dims:
+            run = gcd(run, stride(problem, tensor, dim))
+    return min(most, vector_width(elem_bytes(problem.dtype), run, problem.align))
+
+
+def dkv_mode(problem: Any) -> str:
+    """atomic iff h_q != h_kv (GQA / MQA: a group's query heads add into one dK, dV), else direct."""
+    return "atomic" if problem.heads_q != problem.heads_kv else "direct"
+
+
+def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
+    reasons, details = [], []
+    if problem.dtype not in INPUT_DTYPES:
+        reasons.append("DTYPE_UNSUPPORTED")
+        details.append(f"dtype={problem.dtype}; the attention backward has {', '.join(INPUT_DTYPES)}")
+    dims = HEAD_DIMS if target.wave_size == 64 else tuple(d for d in HEAD_DIMS if d <= WAVE32_MAX_HEAD_DIM)
+    if problem.head_dim not in dims:
+        reasons.append("HEAD_DIM_UNSUPPORTED")
+        on = "" if target.wave_size == 64 else f" on {target.name} (wave32: larger ones spill)"
+        details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in dims)}{on}")
+    if reasons:
+        return [Candidate(FAMILY, reasons=tuple(reasons), detail="; ".join(details))]
+    atoms = sorted(mma_ops(target, problem.dtype, problem.dtype, "f32"), key=lambda op: -op.m * op.n * op.k)
+    if not atoms:
+        return [Candidate(FAMILY, reasons=("ARCH_UNSUPPORTED",),
+                          detail=f"{target.name} has no MMA atom for {problem.dtype} accumulating in f32")]
+    common = {"dtype": problem.dtype, "head_dim": problem.head_dim, "seq_mode": problem.seq_mode}
+    kv_mode = dkv_mode(problem)
+    prep = spec_kv({**common, "block": ELEMENTWISE_BLOCK,
+                    "vec": access_width(problem, ("o", "do"), PREP_MAX_VEC)})
+    sizes = plan_sizes(problem)
+    block_m, block_n, waves = main_tile(target)
+    out = []
+    for dq_mode in DQ_MODE_ORDER:
+        for op in atoms:
+            parts = [(PREP, prep)]
+            parts.append((FAMILY, spec_kv({**common, "block_m": block_m, "block_n": block_n, "dkv_mode": kv_mode,
+                                           "dq_mode": dq_mode, "lds_pad": LDS_PAD, "mask": problem.mask,
+                                           "op_id": op.id, "waves": waves})))
+            if dq_mode == "split":
+                dq_m, dq_n, dq_waves = dq_tile(target, op.n)
+                parts.append((DQ, spec_kv({**common, "block_m": dq_m, "block_n": dq_n, "lds_pad": LDS_PAD,
+                                           "mask": problem.mask, "op_id": op.id, "waves": dq_waves})))
+            if dq_mode == "atomic" or kv_mode != "direct":
+                written = (("dq",) if dq_mode == "atomic" else ()) + (("dk", "dv") if kv_mode != "direct" else ())
+                parts.append((CONVERT, spec_kv({**common, "block": ELEMENTWISE_BLOCK, "dkv_mode": kv_mode,
+                                                "dq_mode": dq_mode,
+                                                "vec": access_width(problem, written, CONVERT_MAX_VEC)})))
+            out.append(Candidate(FAMILY, sizes=sizes, parts=tuple(parts)))
+    return out
+
