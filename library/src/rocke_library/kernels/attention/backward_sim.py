@@ -152,6 +152,9 @@ def run_case(specs: Mapping[str, object], arch: str, case: Case, *, mask: str, f
             for q, k, v, do in zip(views["q"], views["k"], views["v"], views["do"], strict=True)]
     for view, ref in zip(views["o"], refs, strict=True):
         view[...] = ref.o.astype(dtype)
+    # The gradients of the O the kernels read (its D; see backward_reference's docstring).
+    refs = [backward(mask, np.array(q), np.array(k), np.array(v), np.array(do), float(np.float32(scale)), o_given=o)
+            for q, k, v, do, o in zip(views["q"], views["k"], views["v"], views["do"], views["o"], strict=True)]
     lse_shape = (len(case.seqlens_q), case.heads_q, case.seqlens_q[0]) if seq_mode == "batched" \
         else (case.heads_q, sum(case.seqlens_q))
     lse = np.zeros(lse_shape, np.float32)

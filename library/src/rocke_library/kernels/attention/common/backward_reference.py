@@ -16,6 +16,11 @@ which keys row i sees (none: all; causal_tl: j <= i; causal_br: j <= i + s_k - s
     dV[j, g] += sum_i P_ij dO[i, h]
 
 Arrays are logical per sequence: q, do [S_q, H_q, D]; k, v [S_k, H_kv, D]; lse [H_q, S_q].
+
+The backward takes O as an input (the forward's output, in the input dtype). Given that O,
+D_i = dO_i . O_i is computed from it, as the kernels do: the exact O of the formulas above differs
+from it by the dtype's rounding, and that difference is the forward's, not the backward's (on bf16
+it alone moves a small dQ row past its per-row bound). Without a given O, D is the exact sum.
 Every loop is explicit over heads; the products over rows and keys are matrix products in float64.
 """
 
@@ -57,9 +62,12 @@ class Backward:
     dv: np.ndarray  # [S_k, H_kv, D]
 
 
-def backward(mask: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, do: np.ndarray, scale: float) -> Backward:
-    """The forward statistics and the gradients of one sequence (see the module docstring)."""
+def backward(mask: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, do: np.ndarray, scale: float,
+             o_given: np.ndarray | None = None) -> Backward:
+    """The forward statistics and the gradients of one sequence (see the module docstring); D from
+    o_given [S_q, H_q, D] when given (the O the kernels read), else exact."""
     q, k, v, do = (np.asarray(x).astype(np.float64) for x in (q, k, v, do))
+    given = None if o_given is None else np.asarray(o_given).astype(np.float64)
     s_q, h_q, d = q.shape
     s_k, h_kv, _ = k.shape
     if h_q % h_kv != 0:
@@ -86,7 +94,7 @@ def backward(mask: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, do: np.ndar
             p[i, seen[i]] = np.exp(row - lse[h, i])
         o[:, h, :] = p @ vg
         dp = doh @ vg.T
-        delta[h] = (p * dp).sum(axis=1)
+        delta[h] = (p * dp).sum(axis=1) if given is None else (doh * given[:, h, :]).sum(axis=1) * live
         ds = p * (dp - delta[h][:, None])
         dq[:, h, :] = scale * (ds @ kg)
         dk[:, g, :] += scale * (ds.T @ qh)
