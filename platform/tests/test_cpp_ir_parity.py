@@ -311,14 +311,16 @@ def test_adversarial_inputs_agree(engine, name):
 
 
 def _seconds(fn: Any) -> float:
+    """Best of five in this thread's CPU time: a loaded machine deschedules the process for tens of
+    milliseconds, which wall time would charge to the parser."""
     best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
+    for _ in range(5):
+        start = time.thread_time()
         try:
             fn()
         except ValueError:
             pass
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
@@ -333,7 +335,7 @@ def test_both_parsers_are_linear(engine, name):
         assert ratio < 24, f"{name}: {parse.__name__}: 8x the input took {ratio:.1f}x the time"
     with pytest.raises(ParseError):
         parse_type("f32" + " " * 16000 + "x")
-    start = time.perf_counter()
+    start = time.thread_time()
     with pytest.raises(ParseError):
         parse_kernel("rocke.ir/1\n" + " " * 16000)
-    assert time.perf_counter() - start < 1.0
+    assert time.thread_time() - start < 1.0
