@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -57,15 +58,43 @@ using rocke::engine::str_arg;
 // IR text as bytes: str is encoded as UTF-8 (lone surrogates kept), so every non-ASCII
 // character starts with a byte >= 0x80 at the position the character has in the str, which is
 // where both engines refuse it. bytes pass through, as Python's parser reads them as latin-1.
-std::string text_bytes(const py::object& text, const char* who) {
-  if (py::isinstance<py::bytes>(text)) return text.cast<std::string>();
-  if (PyByteArray_Check(text.ptr())) return py::bytes(text).cast<std::string>();
-  if (py::isinstance<py::str>(text)) {
-    return text.attr("encode")("utf-8", "surrogatepass").cast<std::string>();
+// An ASCII str (whose characters are its UTF-8 bytes) and a bytes object are viewed in place,
+// not copied: both are immutable, and the caller's argument keeps them alive for the whole call
+// (the view is read with the GIL released). Subclasses and other inputs take the copying path.
+class TextBytes {
+ public:
+  TextBytes(const py::object& text, const char* who) {
+    PyObject* obj = text.ptr();
+    if (PyBytes_CheckExact(obj)) {
+      view_ = std::string_view(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)));
+      return;
+    }
+    if (PyUnicode_CheckExact(obj) && PyUnicode_IS_READY(obj) && PyUnicode_IS_COMPACT_ASCII(obj)) {
+      view_ = std::string_view(static_cast<const char*>(PyUnicode_DATA(obj)),
+                               static_cast<std::size_t>(PyUnicode_GET_LENGTH(obj)));
+      return;
+    }
+    if (py::isinstance<py::bytes>(text)) {
+      owned_ = text.cast<std::string>();
+    } else if (PyByteArray_Check(obj)) {
+      owned_ = py::bytes(text).cast<std::string>();
+    } else if (py::isinstance<py::str>(text)) {
+      owned_ = text.attr("encode")("utf-8", "surrogatepass").cast<std::string>();
+    } else {
+      throw rocke::TypeError(std::string(who) + ": expected str or bytes, got " +
+                             py::str(py::type::of(text).attr("__name__")).cast<std::string>());
+    }
+    view_ = owned_;
   }
-  throw rocke::TypeError(std::string(who) + ": expected str or bytes, got " +
-                         py::str(py::type::of(text).attr("__name__")).cast<std::string>());
-}
+  TextBytes(const TextBytes&) = delete;
+  TextBytes& operator=(const TextBytes&) = delete;
+
+  std::string_view view() const { return view_; }
+
+ private:
+  std::string owned_;
+  std::string_view view_;
+};
 
 // ------------------------------------------------------------------ tables out
 py::dict attr_def_dict(const rocke::ir::AttrDef& adef) {
@@ -237,12 +266,12 @@ std::optional<std::string> name_arg(const py::object& value) { return rocke::eng
 // rocke.lower.lower(parse_kernel(text), arch=arch, flavor=flavor): flavor checked first, then the
 // arch, then the verifier and the lowerer.
 std::string lower_text(const py::object& text, const py::object& arch, const py::object& flavor) {
-  std::string bytes = text_bytes(text, "parse_kernel");
+  TextBytes bytes(text, "parse_kernel");
   std::optional<std::string> flavor_name = name_arg(flavor);
   std::optional<std::string> arch_name = name_arg(arch);
   std::string flavor_type = py::str(py::type::of(flavor).attr("__name__")).cast<std::string>();
   py::gil_scoped_release release;
-  rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(bytes);
+  rocke::ir::KernelDef kernel = rocke::ir::parse_kernel(bytes.view());
   if (!flavor_name.has_value()) {
     throw rocke::ValueError("unknown flavor '" + flavor_type + "'; known flavors: " +
                             rocke::util::join(rocke::arch::flavor_names(), ", "));
@@ -303,23 +332,23 @@ PYBIND11_MODULE(rocke_engine, m) {
   m.def(
       "parse_print",
       [](const py::object& text) {
-        std::string bytes = text_bytes(text, "parse_kernel");
+        TextBytes bytes(text, "parse_kernel");
         py::gil_scoped_release release;
-        return rocke::ir::print_kernel(rocke::ir::parse_kernel(bytes));
+        return rocke::ir::print_kernel(rocke::ir::parse_kernel(bytes.view()));
       },
       py::arg("text"), "Parse rocke.ir/1 text and print it (ParseError on bad text).");
   m.def(
       "canonicalize",
       [](const py::object& text) {
-        std::string bytes = text_bytes(text, "parse_kernel");
+        TextBytes bytes(text, "parse_kernel");
         py::gil_scoped_release release;
-        return rocke::ir::print_kernel(rocke::ir::canonicalize(rocke::ir::parse_kernel(bytes)));
+        return rocke::ir::print_kernel(rocke::ir::canonicalize(rocke::ir::parse_kernel(bytes.view())));
       },
       py::arg("text"), "Parse rocke.ir/1 text and print it with canonical ids.");
   m.def(
       "verify",
       [](const py::object& text, const py::object& arch) {
-        std::string bytes = text_bytes(text, "parse_kernel");
+        TextBytes bytes(text, "parse_kernel");
         std::optional<std::string> arch_name = rocke::engine::str_text(arch);
         if (!arch.is_none() && !arch_name.has_value()) {
           throw rocke::TypeError("verify: arch must be an arch name or an ArchTarget, got " +
@@ -327,7 +356,7 @@ PYBIND11_MODULE(rocke_engine, m) {
         }
         py::gil_scoped_release release;
         const rocke::arch::ArchTarget* target = arch_name.has_value() ? &rocke::arch::get_arch(*arch_name) : nullptr;
-        rocke::ir::verify(rocke::ir::parse_kernel(bytes), target);
+        rocke::ir::verify(rocke::ir::parse_kernel(bytes.view()), target);
       },
       py::arg("text"), py::arg("arch") = py::none(),
       "Parse rocke.ir/1 text and verify it, for an arch when one is named (resolved first).");

@@ -28,13 +28,20 @@ using ir::Region;
 using ir::Type;
 using ir::Value;
 
-// One parsed attribute: name, name token, value token, type text, type token.
+// One parsed attribute: name, name token, value token, its type (the words bool and str, or a
+// parsed IR type: both kept without building their text) and type token.
 struct RawAttr {
   std::string_view name;
   Token name_tok;
   Token value_tok;
-  std::string attr_type;
+  std::string_view type_word;  // "bool" or "str"; empty when the type is the IR type `type`
+  Type type;
   Token type_tok;
+
+  // The type as written (an IR type prints as it parses), for comparisons and messages.
+  std::string type_text() const { return type_word.empty() ? type.text() : std::string(type_word); }
+  // Whether the type is the one named `kind` (bool, str or an IR type's text).
+  bool type_is(std::string_view kind) const { return type_word.empty() ? type.text() == kind : type_word == kind; }
 };
 
 // An integer literal of at most max_int_digits digits (wider than int64 when long).
@@ -48,7 +55,17 @@ const ir::Constraint& param_types() {
   return constraint;
 }
 
-std::size_t id_digits() { return std::to_string(ir::format_facts().max_value_id).size(); }
+std::size_t id_digits() {
+  static const std::size_t digits = std::to_string(ir::format_facts().max_value_id).size();
+  return digits;
+}
+
+// The value of 16 upper-case hex digits (already checked).
+std::uint64_t hex_bits(std::string_view digits) {
+  std::uint64_t bits = 0;
+  for (char c : digits) bits = (bits << 4) | static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'A' + 10);
+  return bits;
+}
 
 class Parser {
  public:
@@ -65,11 +82,12 @@ class Parser {
 
   Token take() { return toks_.take(); }
 
-  Token expect_punct(std::string_view punct) {
+  // Punctuation tokens are one character, so they are compared as one.
+  static bool is_punct(const Token& tok, char punct) { return tok.kind == TokenKind::Punct && tok.text[0] == punct; }
+
+  Token expect_punct(char punct) {
     Token tok = take();
-    if (tok.kind != TokenKind::Punct || tok.text != punct) {
-      throw error(tok, "expected '" + std::string(punct) + "', found " + describe_token(tok));
-    }
+    if (!is_punct(tok, punct)) throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
     return tok;
   }
 
@@ -88,10 +106,7 @@ class Parser {
 
   void skip_blank_lines() { toks_.skip_newlines(); }
 
-  bool at_punct(std::string_view punct) const {
-    const Token& tok = toks_.peek();
-    return tok.kind == TokenKind::Punct && tok.text == punct;
-  }
+  bool at_punct(char punct) const { return is_punct(toks_.peek(), punct); }
 
   std::pair<Type, Token> parse_type() {
     Token tok = peek();
@@ -137,7 +152,7 @@ class Parser {
     bool ok = digits.size() == 16;
     for (char c : digits) ok = ok && ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'));
     if (!ok) throw error(tok, "float literal must be 0x followed by 16 upper-case hex digits");
-    std::uint64_t bits = std::stoull(std::string(digits), nullptr, 16);
+    std::uint64_t bits = hex_bits(digits);
     double value = ir::bits_to_float(bits);
     if (ir::float_to_bits(value) != bits) throw error(tok, "non-canonical NaN (NaN is written 0x7FF8000000000000)");
     return value;
@@ -173,7 +188,7 @@ class Parser {
       hint = std::string(hint_tok.text.substr(1, hint_tok.text.size() - 2));
       if (!ir::is_hint(*hint)) throw error(hint_tok, "invalid name hint " + echo(hint_tok.text));
     }
-    expect_punct(":");
+    expect_punct(':');
     auto [ty, type_tok] = parse_type();
     return {define(tok, ty, std::move(hint)), type_tok};
   }
@@ -182,10 +197,13 @@ class Parser {
   // {NAME = VALUE : TYPE, ...} with names strictly increasing. Only the entries attrs_for can
   // report on are kept: those named in defs and the first other one (the unknown attribute it
   // would name), so the list never outgrows the table.
-  std::vector<RawAttr> raw_attrs(const std::vector<AttrDef>& defs) {
-    expect_punct("{");
-    std::vector<RawAttr> entries;
-    if (at_punct("}")) {
+  // The entries go to raws_ (cleared first), one list reused for every op: an op's attributes
+  // are read and turned into its AttrMap before its regions are parsed.
+  const std::vector<RawAttr>& raw_attrs(const std::vector<AttrDef>& defs) {
+    expect_punct('{');
+    std::vector<RawAttr>& entries = raws_;
+    entries.clear();
+    if (at_punct('}')) {
       take();
       return entries;
     }
@@ -207,7 +225,7 @@ class Parser {
         throw error(name_tok, what + " '" + echo(name_tok.text) + "'");
       }
       last_name = name_tok.text;
-      expect_punct("=");
+      expect_punct('=');
       Token value_tok = take();
       bool is_literal = value_tok.kind == TokenKind::Int || value_tok.kind == TokenKind::Hex ||
                         value_tok.kind == TokenKind::Str;
@@ -215,50 +233,52 @@ class Parser {
       if (!is_literal && !is_bool) {
         throw error(value_tok, "expected an attribute value, found " + describe_token(value_tok));
       }
-      expect_punct(":");
+      expect_punct(':');
       Token type_tok = peek();
-      std::string attr_type;
+      std::string_view type_word;
+      Type attr_type;
       if (type_tok.kind == TokenKind::Ident && (type_tok.text == "bool" || type_tok.text == "str")) {
         take();
-        attr_type = std::string(type_tok.text);
+        type_word = type_tok.text;
       } else {
-        attr_type = parse_type().first.text();
+        attr_type = parse_type().first;
       }
       bool is_known = known(name_tok.text);
       if (is_known || !kept_unknown) {
         kept_unknown = kept_unknown || !is_known;
-        entries.push_back(RawAttr{name_tok.text, name_tok, value_tok, std::move(attr_type), type_tok});
+        entries.push_back(RawAttr{name_tok.text, name_tok, value_tok, type_word, attr_type, type_tok});
       }
       Token sep = take();
-      if (sep.kind == TokenKind::Punct && sep.text == "}") return entries;
-      if (sep.kind != TokenKind::Punct || sep.text != ",") {
+      if (is_punct(sep, '}')) return entries;
+      if (!is_punct(sep, ',')) {
         throw error(sep, "expected ',' or '}', found " + describe_token(sep));
       }
     }
   }
 
   AttrValue attr_value(const AttrDef& adef, const RawAttr& raw, const Type& num_type) {
-    const std::string name(raw.name);
+    auto name = [&] { return std::string(raw.name); };  // for messages only
     const std::string& kind = adef.kind;
     TokenKind want;
     if (kind == "num") {
       if (!num_type.is_scalar()) {
-        throw error(raw.type_tok, "attribute '" + name + "' needs an int or float scalar result type");
+        throw error(raw.type_tok, "attribute '" + name() + "' needs an int or float scalar result type");
       }
-      if (raw.attr_type != num_type.text()) {
+      if (!raw.type_word.empty() || raw.type != num_type) {  // a type's text names only that type
         throw error(raw.type_tok,
-                    "attribute '" + name + "' has type " + raw.attr_type + ", expected " + num_type.text());
+                    "attribute '" + name() + "' has type " + raw.type_text() + ", expected " + num_type.text());
       }
       want = num_type.is_int() ? TokenKind::Int : TokenKind::Hex;
     } else {
-      if (raw.attr_type != kind) {
-        throw error(raw.type_tok, "attribute '" + name + "' has type " + raw.attr_type + ", expected " + kind);
+      if (!raw.type_is(kind)) {
+        throw error(raw.type_tok, "attribute '" + name() + "' has type " + raw.type_text() + ", expected " + kind);
       }
       want = kind == "bool" ? TokenKind::Ident : (kind == "str" ? TokenKind::Str : TokenKind::Int);
     }
     const Token& value_tok = raw.value_tok;
     if (value_tok.kind != want) {
-      throw error(value_tok, "attribute '" + name + "' value " + describe_token(value_tok) + " does not fit its type");
+      throw error(value_tok,
+                  "attribute '" + name() + "' value " + describe_token(value_tok) + " does not fit its type");
     }
     AttrValue value;
     if (want == TokenKind::Ident) {
@@ -297,7 +317,10 @@ class Parser {
       if (!known) throw error(raw.name_tok, "unknown attribute '" + echo(raw.name) + "' for " + owner);
     }
     AttrMap attrs;
-    for (const AttrDef& adef : defs) attrs.emplace(adef.name, attr_value(adef, *raw_named(adef.name), num_type));
+    // The tables list attributes by name, so each goes at the end (a hint, not a requirement).
+    for (const AttrDef& adef : defs) {
+      attrs.emplace_hint(attrs.end(), adef.name, attr_value(adef, *raw_named(adef.name), num_type));
+    }
     return attrs;
   }
 
@@ -307,8 +330,15 @@ class Parser {
   Op* op(std::int64_t depth);
   std::vector<Region*> regions(const OpDef& opdef, std::int64_t depth);
 
+  static const std::vector<RawAttr>& no_attrs() {
+    static const std::vector<RawAttr> none;
+    return none;
+  }
+
   std::string_view text_;
   TokenStream toks_;
+  std::vector<RawAttr> raws_;   // raw_attrs' entries
+  ir::Values scratch_;          // an op's results, then its operands, before they get their own vector
   ir::IdMap visible_;
   ir::IdMap defined_;  // every value defined so far
   std::unique_ptr<ir::Arena> arena_;
@@ -338,7 +368,7 @@ ir::KernelDef Parser::parse() {
   }
   std::string name(sym.text.substr(1));
   Token at = peek();
-  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(ir::kernel_attrs()) : std::vector<RawAttr>{};
+  const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(ir::kernel_attrs()) : no_attrs();
   AttrMap kernel_attrs = attrs_for(ir::kernel_attrs(), raws, at, "kernel @" + name, Type());
   expect_end_of_line();
   std::vector<ir::Param> params;
@@ -348,7 +378,7 @@ ir::KernelDef Parser::parse() {
     skip_blank_lines();
   }
   expect_word("body");
-  expect_punct("{");
+  expect_punct('{');
   expect_end_of_line();
   Region* body = arena_->region({}, region_ops(1));
   skip_blank_lines();
@@ -367,9 +397,9 @@ ir::Param Parser::param() {
   Token at = peek();
   AttrMap attrs;
   if (value->type.is_ptr()) {
-    std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(ir::param_attrs()) : std::vector<RawAttr>{};
+    const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(ir::param_attrs()) : no_attrs();
     attrs = attrs_for(ir::param_attrs(), raws, at, "param %" + std::to_string(value->id), Type());
-  } else if (at_punct("{")) {
+  } else if (at_punct('{')) {
     throw error(at, "attributes apply only to pointer params");
   }
   expect_end_of_line();
@@ -383,7 +413,7 @@ std::vector<Op*> Parser::region_ops(std::int64_t depth) {
   while (true) {
     skip_blank_lines();
     const Token& tok = peek();
-    if (tok.kind == TokenKind::Punct && tok.text == "}") {
+    if (is_punct(tok, '}')) {
       take();
       break;
     }
@@ -397,29 +427,33 @@ std::vector<Op*> Parser::region_ops(std::int64_t depth) {
 }
 
 Op* Parser::op(std::int64_t depth) {
-  ir::Values results;
+  // Results and operands are gathered in scratch_ and copied once into vectors of their exact size
+  // (no regrowth); scratch_ is free again before the regions, which parse ops of their own.
+  scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      results.push_back(definition().first);
-      if (!at_punct(",")) break;
+      scratch_.push_back(definition().first);
+      if (!at_punct(',')) break;
       take();
     }
-    expect_punct("=");
+    expect_punct('=');
   }
+  ir::Values results(scratch_.begin(), scratch_.end());
   Token name_tok = take();
   if (name_tok.kind != TokenKind::Ident) {
     throw error(name_tok, "expected an op name, found " + describe_token(name_tok));
   }
   const OpDef* opdef = ir::find_op(name_tok.text);
   if (opdef == nullptr) throw error(name_tok, "unknown op '" + echo(name_tok.text) + "'");
-  ir::Values operands;
+  scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      operands.push_back(use(take()));
-      if (!at_punct(",")) break;
+      scratch_.push_back(use(take()));
+      if (!at_punct(',')) break;
       take();
     }
   }
+  ir::Values operands(scratch_.begin(), scratch_.end());
   try {
     ir::check_result_count(*opdef, results.size());
     ir::check_operand_count(*opdef, operands.size());
@@ -427,7 +461,7 @@ Op* Parser::op(std::int64_t depth) {
     throw error(name_tok, opdef->name + " " + exc.detail());
   }
   Token at = peek();
-  std::vector<RawAttr> raws = at_punct("{") ? raw_attrs(opdef->attrs) : std::vector<RawAttr>{};
+  const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(opdef->attrs) : no_attrs();
   Type num_type = results.empty() ? Type() : results[0]->type;
   AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
   std::vector<Region*> parsed_regions = regions(*opdef, depth);
@@ -452,18 +486,18 @@ std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
       throw error(name_tok, "expected region '" + expected + "', found '" + echo(name_tok.text) + "'");
     }
     ir::Values args;
-    if (at_punct("(")) {
+    if (at_punct('(')) {
       take();
-      if (!at_punct(")")) {
+      if (!at_punct(')')) {
         while (true) {
           args.push_back(definition().first);
-          if (!at_punct(",")) break;
+          if (!at_punct(',')) break;
           take();
         }
       }
-      expect_punct(")");
+      expect_punct(')');
     }
-    Token brace = expect_punct("{");
+    Token brace = expect_punct('{');
     if (depth + 1 > max_depth) throw error(brace, "region nesting deeper than " + std::to_string(max_depth));
     expect_end_of_line();
     for (Value* value : args) visible_.set(value->id, value);

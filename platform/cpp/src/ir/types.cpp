@@ -64,8 +64,10 @@ std::string scalar_names() {
 
 const ScalarInfo* find_scalar(std::string_view name, std::size_t* index = nullptr) {
   const auto& scalars = type_facts().scalars;
+  if (name.empty()) return nullptr;
   for (std::size_t i = 0; i < scalars.size(); ++i) {
-    if (scalars[i].name == name) {
+    const std::string& known = scalars[i].name;  // the first letter rules out most rows cheaply
+    if (known[0] == name[0] && known == name) {
       if (index != nullptr) *index = i;
       return &scalars[i];
     }
@@ -209,11 +211,10 @@ bool is_small_decimal(std::string_view text) {
   return text == "0" || text[0] != '0';
 }
 
-void expect_punct(TokenStream& tokens, std::string_view punct) {
+void expect_punct(TokenStream& tokens, char punct) {
   const Token& tok = tokens.peek();
-  if (tok.kind != TokenKind::Punct || tok.text != punct) {
-    throw ParseError(tok.line, tok.col,
-                     "expected '" + std::string(punct) + "', found " + describe_token(tok));
+  if (tok.kind != TokenKind::Punct || tok.text[0] != punct) {  // punctuation tokens are one character
+    throw ParseError(tok.line, tok.col, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
   }
   tokens.take();
 }
@@ -241,7 +242,7 @@ Type parse_type_stream(TokenStream& tokens, bool pointee) {
   }
   if (tok.text == "vec") {
     tokens.take();
-    expect_punct(tokens, "<");
+    expect_punct(tokens, '<');
     const Token inner = tokens.peek();
     std::size_t x = inner.text.rfind('x');
     bool sep = x != std::string_view::npos;
@@ -262,16 +263,16 @@ Type parse_type_stream(TokenStream& tokens, bool pointee) {
       throw ParseError(inner.line, inner.col, exc.message());
     }
     tokens.take();
-    expect_punct(tokens, ">");
+    expect_punct(tokens, '>');
     return ty;
   }
   if (tok.text == "ptr") {
     tokens.take();
-    expect_punct(tokens, "<");
+    expect_punct(tokens, '<');
     std::int64_t pointee_line = tokens.peek().line;
     std::int64_t pointee_col = tokens.peek().col;
     Type pointee_type = parse_type_stream(tokens, true);
-    expect_punct(tokens, ",");
+    expect_punct(tokens, ',');
     const Token space = tokens.peek();
     if (space.kind != TokenKind::Ident) {
       throw ParseError(space.line, space.col, "expected an address space, found " + describe_token(space));
@@ -287,7 +288,7 @@ Type parse_type_stream(TokenStream& tokens, bool pointee) {
       throw ParseError(pointee_line, pointee_col, exc.message());
     }
     tokens.take();
-    expect_punct(tokens, ">");
+    expect_punct(tokens, '>');
     return ty;
   }
   throw ParseError(tok.line, tok.col, "unknown type '" + echo(tok.text) + "'");

@@ -2,6 +2,7 @@
 // Each method is the twin of the Python method of the same name (same checks, same order).
 #include "rocke/ir/verifier.hpp"
 
+#include <deque>
 
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
@@ -127,8 +128,11 @@ class Verifier {
     for (const Region* r : op.regions) {
       if (r == nullptr) throw VerifyError("structure", where(), "attrs must be a dict and regions Regions");
     }
-    std::vector<Type> types;
-    types.reserve(op.operands.size());
+    // The type lists live in this depth's scratch, reused by every op at this depth (an op's
+    // regions use the next depth's), so checking an op allocates no lists of its own.
+    TypeScratch& scratch = scratch_at(depth);
+    std::vector<Type>& types = scratch.operands;
+    types.clear();
     for (std::size_t slot = 0; slot < op.operands.size(); ++slot) {
       const Value* value = op.operands[slot];
       if (value == nullptr || value->type.is_none()) {
@@ -147,9 +151,13 @@ class Verifier {
     for (std::size_t slot = 0; slot < op.results.size(); ++slot) {
       define(op.results[slot], where, [slot] { return "result #" + std::to_string(slot); });
     }
-    std::vector<Type> result_types = value_types(op.results);
+    std::optional<std::vector<Type>>& results = scratch.results;
+    if (!results.has_value()) results.emplace();
+    std::vector<Type>& result_types = *results;
+    result_types.clear();
+    for (const Value* v : op.results) result_types.push_back(v->type);
     try {
-      check_op(*opdef, types, op.attrs, result_types);
+      check_op(*opdef, types, op.attrs, results);
     } catch (const OpCheckError& exc) {
       throw VerifyError(exc.rule(), where(), exc.detail());
     }
@@ -240,10 +248,23 @@ class Verifier {
     }
   }
 
+  // Operand and result types of the op being checked at one region depth.
+  struct TypeScratch {
+    std::vector<Type> operands;
+    std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
+  };
+
+  TypeScratch& scratch_at(std::int64_t depth) {
+    auto index = static_cast<std::size_t>(depth);
+    while (scratch_.size() <= index) scratch_.emplace_back();  // a deque: references stay valid
+    return scratch_[index];
+  }
+
   const KernelDef& kernel_;
   const ArchLike* arch_;
   IdMap visible_;
   IdMap defined_;
+  std::deque<TypeScratch> scratch_;
 };
 
 }  // namespace

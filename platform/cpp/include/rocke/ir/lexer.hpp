@@ -38,12 +38,16 @@ class TokenStream {
                        std::size_t line_start = std::string_view::npos);
 
   const Token& peek() const { return next_; }
-  Token take();
+  Token take() {
+    Token tok = next_;
+    if (tok.kind != TokenKind::Eof) lex();
+    return tok;
+  }
   // Drop nl tokens (blank lines) up to the next other token, in one scan.
   void skip_newlines();
 
  private:
-  Token lex();
+  void lex();  // the next token into next_
 
   std::string_view text_;
   std::size_t pos_;
