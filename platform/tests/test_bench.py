@@ -81,3 +81,30 @@ def test_cpp_phases_profiles_every_phase_of_a_family_config():
     assert row["family"] == "elementwise" and row["configs"] == 1 and row["ops_median"] > 0
     for phase in bench.CPP_PHASES:
         assert row[f"{phase}_us_per_op"] > 0
+
+
+def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeypatch):
+    # A child that burns CPU is counted; work this process does around the run is not.
+    import sys
+
+    burn = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: burn)
+    seconds = bench.native_run_seconds(None)
+    assert seconds > 0.02
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c", "pass"])
+    start = bench.cpu_seconds()
+    quiet = bench.native_run_seconds(None)
+    sum(i * i for i in range(2_000_000))  # the bench's own work after the child ended
+    assert quiet < seconds and bench.cpu_seconds() - start > quiet
+
+
+def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
+    import sys
+
+    class Fam:
+        native_emitter, name = "fake-emit", "gemm"
+
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c",
+                                                                                        "raise SystemExit(3)"])
+    with pytest.raises(bench.BenchError, match="fake-emit exited 3 on gemm"):
+        bench.native_run_seconds(Fam())
