@@ -84,18 +84,22 @@ def test_cpp_phases_profiles_every_phase_of_a_family_config():
 
 
 def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeypatch):
-    # A child that burns CPU is counted; work this process does around the run is not.
     import sys
 
     burn = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
+    quiet = [sys.executable, "-c", "pass"]
     monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: burn)
-    seconds = bench.native_run_seconds(None)
-    assert seconds > 0.02
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c", "pass"])
+    burning = bench.native_run_seconds(None)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: quiet)
+    idle = bench.native_run_seconds(None)
+    assert burning > 0.02 and idle < burning  # the child's work is what is measured
+    # This process's own CPU time around the run (spawning, decoding) must not count: make it
+    # jump by 10 s per reading; a figure taken with cpu_seconds() (this process + children) fails.
+    clock = iter(range(0, 10_000, 10))
+    monkeypatch.setattr(bench.time, "process_time", lambda: float(next(clock)))
+    assert bench.native_run_seconds(None) < 5.0
     start = bench.cpu_seconds()
-    quiet = bench.native_run_seconds(None)
-    sum(i * i for i in range(2_000_000))  # the bench's own work after the child ended
-    assert quiet < seconds and bench.cpu_seconds() - start > quiet
+    assert bench.cpu_seconds() - start >= 10.0  # the negative control: the bench clock does see the jump
 
 
 def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
