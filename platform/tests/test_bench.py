@@ -81,3 +81,34 @@ def test_cpp_phases_profiles_every_phase_of_a_family_config():
     assert row["family"] == "elementwise" and row["configs"] == 1 and row["ops_median"] > 0
     for phase in bench.CPP_PHASES:
         assert row[f"{phase}_us_per_op"] > 0
+
+
+def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeypatch):
+    import sys
+
+    burn = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
+    quiet = [sys.executable, "-c", "pass"]
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: burn)
+    burning = bench.native_run_seconds(None)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: quiet)
+    idle = bench.native_run_seconds(None)
+    assert burning > 0.02 and idle < burning  # the child's work is what is measured
+    # This process's own CPU time around the run (spawning, decoding) must not count: make it
+    # jump by 10 s per reading; a figure taken with cpu_seconds() (this process + children) fails.
+    clock = iter(range(0, 10_000, 10))
+    monkeypatch.setattr(bench.time, "process_time", lambda: float(next(clock)))
+    assert bench.native_run_seconds(None) < 5.0
+    start = bench.cpu_seconds()
+    assert bench.cpu_seconds() - start >= 10.0  # the negative control: the bench clock does see the jump
+
+
+def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
+    import sys
+
+    class Fam:
+        native_emitter, name = "fake-emit", "gemm"
+
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c",
+                                                                                        "raise SystemExit(3)"])
+    with pytest.raises(bench.BenchError, match="fake-emit exited 3 on gemm"):
+        bench.native_run_seconds(Fam())

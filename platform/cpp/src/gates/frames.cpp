@@ -6,16 +6,27 @@
 
 namespace rocke::gates {
 
-std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload) {
+namespace {
+
+// "@@rocke-record <index> <kind> <nbytes>\n": what precedes a record's payload.
+std::string record_header(std::int64_t index, std::string_view kind, std::size_t payload_size) {
   std::string out;
-  out.reserve(kRecord.size() + kind.size() + payload.size() + 48);
+  out.reserve(kRecord.size() + kind.size() + 48);
   out += kRecord;
   out += std::to_string(index);
   out += ' ';
   out += kind;
   out += ' ';
-  out += std::to_string(payload.size());
+  out += std::to_string(payload_size);
   out += '\n';
+  return out;
+}
+
+}  // namespace
+
+std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload) {
+  std::string out = record_header(index, kind, payload.size());
+  out.reserve(out.size() + payload.size() + 1);
   out += payload;
   out += '\n';
   return out;
@@ -30,7 +41,11 @@ void FrameWriter::record(std::int64_t index, std::string_view kind, std::string_
     ++configs_;
     last_index_ = index;
   }
-  out_ << write_record(index, kind, payload);
+  // The payload goes to the stream as it is (no copy into a record string): a .ll text is tens of KB.
+  std::string header = record_header(index, kind, payload.size());
+  out_.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out_.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+  out_.put('\n');
 }
 
 void FrameWriter::end() {

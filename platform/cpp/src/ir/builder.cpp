@@ -3,6 +3,8 @@
 // _one -> one, _none -> none, _attrs -> attrs, _types -> types, _region -> region).
 #include "rocke/ir/builder.hpp"
 
+#include <algorithm>
+
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
 #include "rocke/ir/names.hpp"
@@ -53,6 +55,20 @@ std::int64_t renumber_region(Region& region, std::int64_t counter) {
 
 const OpDef& op_named(std::string_view opcode) { return get_op(opcode); }
 
+// A literal opcode, as a template argument: op_def<"arith.add">() looks the row up once.
+template <std::size_t N>
+struct Opcode {
+  char text[N];
+  constexpr Opcode(const char (&literal)[N]) { std::copy_n(literal, N, text); }  // implicit: op_def<"x.y">
+  constexpr std::string_view view() const { return std::string_view(text, N - 1); }
+};
+
+template <Opcode opcode>
+const OpDef& op_def() {
+  static const OpDef& def = op_named(opcode.view());
+  return def;
+}
+
 AttrMap with(std::initializer_list<std::pair<const char*, std::optional<std::int64_t>>> given) {
   AttrMap out;
   for (const auto& [name, value] : given) {
@@ -99,82 +115,86 @@ void Builder::live() const {
   if (finished_) throw ValueError("builder of kernel @" + name_ + " is finished");
 }
 
-std::vector<Type> Builder::types(const OpDef& opdef, const Values& operands) {
-  std::vector<Type> out;
+void Builder::types(const OpDef& opdef, const Values& operands, std::vector<Type>& out) {
+  out.clear();
   for (std::size_t index = 0; index < operands.size(); ++index) {
     if (operands[index] == nullptr) {
       throw TypeError(opdef.name + ": operand #" + std::to_string(index) + " must be a Value, got NoneType");
     }
     out.push_back(operands[index]->type);
   }
+}
+
+std::vector<Type> Builder::types(const OpDef& opdef, const Values& operands) {
+  std::vector<Type> out;
+  types(opdef, operands, out);
   return out;
 }
 
-AttrMap Builder::attrs(const OpDef& opdef, const AttrMap& given) const {
+AttrMap Builder::attrs(const OpDef& opdef, AttrMap given) const {
   AttrMap out;
   for (const AttrDef& adef : opdef.attrs) {
     auto it = given.find(adef.name);
     if (it != given.end()) {
-      out.emplace(adef.name, it->second);
+      out.insert(given.extract(it));  // the node moves: no copy of the name or the value
     } else if (adef.default_value.has_value()) {
       out.emplace(adef.name, *adef.default_value);
     } else {
       throw ValueError(opdef.name + ": missing attribute '" + adef.name + "'");
     }
   }
-  for (const auto& [key, value] : given) {  // sorted, as Python's sorted(given)
-    if (opdef.attr(key) == nullptr) throw ValueError(opdef.name + ": unknown attribute '" + key + "'");
-  }
+  // What is left of given is unknown (sorted, as Python's sorted(given) reports the first).
+  if (!given.empty()) throw ValueError(opdef.name + ": unknown attribute '" + given.begin()->first + "'");
   return out;
 }
 
-Values Builder::emit_op(const OpDef& opdef, const Values& operands, AttrMap attrs,
-                        std::optional<std::vector<Type>> result_types, const std::optional<Names>& names) {
+Op* Builder::emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
+                     const std::optional<std::span<const Type>>& result_types,
+                     const std::optional<std::span<const Hint>>& names) {
   live();
-  std::vector<Type> operand_types = types(opdef, operands);
+  types(opdef, operands, operand_types_);
   if (result_types.has_value()) {
     for (const Type& ty : *result_types) {
       if (ty.is_none()) throw TypeError(opdef.name + ": result type must be a Type, got NoneType");
     }
   }
-  std::vector<Type> checked;
   try {
-    checked = check_op(opdef, operand_types, attrs, result_types);
+    check_op_into(opdef, operand_types_, attrs, result_types, result_types_);
   } catch (const OpCheckError& exc) {
     raise_for(opdef, exc);
   }
   if (opdef.placement == "kernel_body" && regions_.size() != 1) {
     throw ValueError(opdef.name + ": only allowed directly in the kernel body");
   }
-  if (names.has_value() && names->size() != checked.size()) {
+  if (names.has_value() && names->size() != result_types_.size()) {
     throw ValueError(opdef.name + ": " + std::to_string(names->size()) + " names for " +
-                     std::to_string(checked.size()) + " results");
+                     std::to_string(result_types_.size()) + " results");
   }
   Values results;
-  results.reserve(checked.size());
-  for (std::size_t i = 0; i < checked.size(); ++i) {
-    results.push_back(new_value(checked[i], names.has_value() ? (*names)[i] : Hint()));
+  results.reserve(result_types_.size());
+  for (std::size_t i = 0; i < result_types_.size(); ++i) {
+    results.push_back(new_value(result_types_[i], names.has_value() ? (*names)[i] : Hint()));
   }
-  regions_.back()->ops.push_back(arena_->op(opdef, operands, results, std::move(attrs)));
-  return results;
+  Op* op = arena_->op(opdef, std::move(operands), std::move(results), std::move(attrs));
+  regions_.back()->ops.push_back(op);
+  return op;
 }
 
-Value* Builder::one(std::string_view opcode, const Values& operands, AttrMap attrs, const Type& result_type,
-                    const Hint& name) {
-  const OpDef& opdef = op_named(opcode);
-  std::optional<std::vector<Type>> result_types;
-  if (!result_type.is_none()) result_types = std::vector<Type>{result_type};
-  return emit_op(opdef, operands, std::move(attrs), result_types, Names{name})[0];
+Value* Builder::one(const OpDef& opdef, Values operands, AttrMap attrs, const Type& result_type, const Hint& name) {
+  std::optional<std::span<const Type>> result_types;
+  if (!result_type.is_none()) result_types = std::span<const Type>(&result_type, 1);
+  return emit_op(opdef, std::move(operands), std::move(attrs), result_types, std::span<const Hint>(&name, 1))
+      ->results[0];
 }
 
-void Builder::none(std::string_view opcode, const Values& operands, AttrMap attrs) {
-  emit_op(op_named(opcode), operands, std::move(attrs), std::nullopt, Names{});
+void Builder::none(const OpDef& opdef, Values operands, AttrMap attrs) {
+  emit_op(opdef, std::move(operands), std::move(attrs), std::nullopt, std::span<const Hint>());
 }
 
 Value* Builder::constant(AttrValue num, Type type, Hint name) {
   AttrMap attrs;
   attrs.emplace("value", std::move(num));
-  return one("arith.constant", {}, std::move(attrs), type, name);
+  return one(op_def<"arith.constant">(), {}, std::move(attrs), type, name);
 }
 
 // ------------------------------------------------------------------ kernel interface
@@ -216,7 +236,11 @@ Values Builder::emit(std::string_view opcode, const Values& operands, const Attr
   if (!opdef.regions.empty() || opdef.placement == "terminator") {
     throw ValueError(std::string(opcode) + ": use for_ / if_ (regions and their yields come from callbacks)");
   }
-  return emit_op(opdef, operands, attrs(opdef, attrs_given), result_types, names);
+  std::optional<std::span<const Type>> given_types;
+  if (result_types.has_value()) given_types = std::span<const Type>(*result_types);
+  std::optional<std::span<const Hint>> given_names;
+  if (names.has_value()) given_names = std::span<const Hint>(*names);
+  return emit_op(opdef, operands, attrs(opdef, attrs_given), given_types, given_names)->results;
 }
 
 KernelDef Builder::finish(bool verify_kernel) {
@@ -262,7 +286,7 @@ Values Builder::region(Region* reg, const std::function<Values()>& callback, con
 Values Builder::for_impl(Value* lb, Value* ub, Value* step, const Values& init, const BodyCallback& body,
                          ForOpts opts) {
   live();
-  const OpDef& for_def = op_named("scf.for");
+  const OpDef& for_def = op_def<"scf.for">();
   Values operands{lb, ub, step};
   operands.insert(operands.end(), init.begin(), init.end());
   std::vector<Type> operand_types = types(for_def, operands);
@@ -297,7 +321,7 @@ Values Builder::for_impl(Value* lb, Value* ub, Value* step, const Values& init, 
 
 Values Builder::if_impl(Value* cond, const Callback& then, const Callback& else_, IfOpts opts) {
   live();
-  const OpDef& if_def = op_named("scf.if");
+  const OpDef& if_def = op_def<"scf.if">();
   std::vector<Type> operand_types = types(if_def, {cond});
   try {
     check_operand_count(if_def, 1);
@@ -327,99 +351,143 @@ Values Builder::if_impl(Value* cond, const Callback& then, const Callback& else_
 }
 
 // ------------------------------------------------------------------ arith
-Value* Builder::add(Value* lhs, Value* rhs, Hint name) { return one("arith.add", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::sub(Value* lhs, Value* rhs, Hint name) { return one("arith.sub", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::mul(Value* lhs, Value* rhs, Hint name) { return one("arith.mul", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::divf(Value* lhs, Value* rhs, Hint name) { return one("arith.divf", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::remf(Value* lhs, Value* rhs, Hint name) { return one("arith.remf", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::divs(Value* lhs, Value* rhs, Hint name) { return one("arith.divs", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::divu(Value* lhs, Value* rhs, Hint name) { return one("arith.divu", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::rems(Value* lhs, Value* rhs, Hint name) { return one("arith.rems", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::remu(Value* lhs, Value* rhs, Hint name) { return one("arith.remu", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::and_(Value* lhs, Value* rhs, Hint name) { return one("arith.and", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::or_(Value* lhs, Value* rhs, Hint name) { return one("arith.or", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::xor_(Value* lhs, Value* rhs, Hint name) { return one("arith.xor", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::shl(Value* lhs, Value* rhs, Hint name) { return one("arith.shl", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::shrs(Value* lhs, Value* rhs, Hint name) { return one("arith.shrs", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::shru(Value* lhs, Value* rhs, Hint name) { return one("arith.shru", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::negf(Value* x, Hint name) { return one("arith.negf", {x}, {}, Type(), name); }
-Value* Builder::minf(Value* lhs, Value* rhs, Hint name) { return one("arith.minf", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::maxf(Value* lhs, Value* rhs, Hint name) { return one("arith.maxf", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::mins(Value* lhs, Value* rhs, Hint name) { return one("arith.mins", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::maxs(Value* lhs, Value* rhs, Hint name) { return one("arith.maxs", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::minu(Value* lhs, Value* rhs, Hint name) { return one("arith.minu", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::maxu(Value* lhs, Value* rhs, Hint name) { return one("arith.maxu", {lhs, rhs}, {}, Type(), name); }
-Value* Builder::fma(Value* a, Value* b, Value* c, Hint name) { return one("arith.fma", {a, b, c}, {}, Type(), name); }
+Value* Builder::add(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.add">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::sub(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.sub">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::mul(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.mul">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::divf(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.divf">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::remf(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.remf">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::divs(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.divs">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::divu(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.divu">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::rems(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.rems">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::remu(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.remu">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::and_(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.and">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::or_(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.or">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::xor_(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.xor">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::shl(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.shl">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::shrs(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.shrs">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::shru(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.shru">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::negf(Value* x, Hint name) { return one(op_def<"arith.negf">(), {x}, {}, Type(), name); }
+Value* Builder::minf(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.minf">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::maxf(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.maxf">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::mins(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.mins">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::maxs(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.maxs">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::minu(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.minu">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::maxu(Value* lhs, Value* rhs, Hint name) {
+  return one(op_def<"arith.maxu">(), {lhs, rhs}, {}, Type(), name);
+}
+Value* Builder::fma(Value* a, Value* b, Value* c, Hint name) {
+  return one(op_def<"arith.fma">(), {a, b, c}, {}, Type(), name);
+}
 
 Value* Builder::cmpi(const std::string& pred, Value* lhs, Value* rhs, Hint name) {
-  return one("arith.cmpi", {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
+  return one(op_def<"arith.cmpi">(), {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
 }
 
 Value* Builder::cmpf(const std::string& pred, Value* lhs, Value* rhs, Hint name) {
-  return one("arith.cmpf", {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
+  return one(op_def<"arith.cmpf">(), {lhs, rhs}, {{"pred", AttrValue::string(pred)}}, Type(), name);
 }
 
 Value* Builder::select(Value* cond, Value* a, Value* b, Hint name) {
-  return one("arith.select", {cond, a, b}, {}, Type(), name);
+  return one(op_def<"arith.select">(), {cond, a, b}, {}, Type(), name);
 }
 
-Value* Builder::extf(Value* x, Type type, Hint name) { return one("arith.extf", {x}, {}, type, name); }
-Value* Builder::truncf(Value* x, Type type, Hint name) { return one("arith.truncf", {x}, {}, type, name); }
-Value* Builder::sitofp(Value* x, Type type, Hint name) { return one("arith.sitofp", {x}, {}, type, name); }
-Value* Builder::uitofp(Value* x, Type type, Hint name) { return one("arith.uitofp", {x}, {}, type, name); }
-Value* Builder::fptosi(Value* x, Type type, Hint name) { return one("arith.fptosi", {x}, {}, type, name); }
-Value* Builder::fptoui(Value* x, Type type, Hint name) { return one("arith.fptoui", {x}, {}, type, name); }
-Value* Builder::exts(Value* x, Type type, Hint name) { return one("arith.exts", {x}, {}, type, name); }
-Value* Builder::extu(Value* x, Type type, Hint name) { return one("arith.extu", {x}, {}, type, name); }
-Value* Builder::trunc(Value* x, Type type, Hint name) { return one("arith.trunc", {x}, {}, type, name); }
+Value* Builder::extf(Value* x, Type type, Hint name) { return one(op_def<"arith.extf">(), {x}, {}, type, name); }
+Value* Builder::truncf(Value* x, Type type, Hint name) { return one(op_def<"arith.truncf">(), {x}, {}, type, name); }
+Value* Builder::sitofp(Value* x, Type type, Hint name) { return one(op_def<"arith.sitofp">(), {x}, {}, type, name); }
+Value* Builder::uitofp(Value* x, Type type, Hint name) { return one(op_def<"arith.uitofp">(), {x}, {}, type, name); }
+Value* Builder::fptosi(Value* x, Type type, Hint name) { return one(op_def<"arith.fptosi">(), {x}, {}, type, name); }
+Value* Builder::fptoui(Value* x, Type type, Hint name) { return one(op_def<"arith.fptoui">(), {x}, {}, type, name); }
+Value* Builder::exts(Value* x, Type type, Hint name) { return one(op_def<"arith.exts">(), {x}, {}, type, name); }
+Value* Builder::extu(Value* x, Type type, Hint name) { return one(op_def<"arith.extu">(), {x}, {}, type, name); }
+Value* Builder::trunc(Value* x, Type type, Hint name) { return one(op_def<"arith.trunc">(), {x}, {}, type, name); }
 
 // ------------------------------------------------------------------ math
-Value* Builder::exp2(Value* x, Hint name) { return one("math.exp2", {x}, {}, Type(), name); }
-Value* Builder::log2(Value* x, Hint name) { return one("math.log2", {x}, {}, Type(), name); }
-Value* Builder::rcp(Value* x, Hint name) { return one("math.rcp", {x}, {}, Type(), name); }
-Value* Builder::sqrt(Value* x, Hint name) { return one("math.sqrt", {x}, {}, Type(), name); }
-Value* Builder::rsqrt(Value* x, Hint name) { return one("math.rsqrt", {x}, {}, Type(), name); }
+Value* Builder::exp2(Value* x, Hint name) { return one(op_def<"math.exp2">(), {x}, {}, Type(), name); }
+Value* Builder::log2(Value* x, Hint name) { return one(op_def<"math.log2">(), {x}, {}, Type(), name); }
+Value* Builder::rcp(Value* x, Hint name) { return one(op_def<"math.rcp">(), {x}, {}, Type(), name); }
+Value* Builder::sqrt(Value* x, Hint name) { return one(op_def<"math.sqrt">(), {x}, {}, Type(), name); }
+Value* Builder::rsqrt(Value* x, Hint name) { return one(op_def<"math.rsqrt">(), {x}, {}, Type(), name); }
 
 // ------------------------------------------------------------------ gpu
-Value* Builder::thread_id_x(Hint name) { return one("gpu.thread_id_x", {}, {}, Type(), name); }
-Value* Builder::thread_id_y(Hint name) { return one("gpu.thread_id_y", {}, {}, Type(), name); }
-Value* Builder::thread_id_z(Hint name) { return one("gpu.thread_id_z", {}, {}, Type(), name); }
-Value* Builder::block_id_x(Hint name) { return one("gpu.block_id_x", {}, {}, Type(), name); }
-Value* Builder::block_id_y(Hint name) { return one("gpu.block_id_y", {}, {}, Type(), name); }
-Value* Builder::block_id_z(Hint name) { return one("gpu.block_id_z", {}, {}, Type(), name); }
-Value* Builder::block_dim_x(Hint name) { return one("gpu.block_dim_x", {}, {}, Type(), name); }
-Value* Builder::block_dim_y(Hint name) { return one("gpu.block_dim_y", {}, {}, Type(), name); }
-Value* Builder::block_dim_z(Hint name) { return one("gpu.block_dim_z", {}, {}, Type(), name); }
-Value* Builder::lane_id(Hint name) { return one("gpu.lane_id", {}, {}, Type(), name); }
-Value* Builder::wave_id(Hint name) { return one("gpu.wave_id", {}, {}, Type(), name); }
-Value* Builder::wave_size(Hint name) { return one("gpu.wave_size", {}, {}, Type(), name); }
+Value* Builder::thread_id_x(Hint name) { return one(op_def<"gpu.thread_id_x">(), {}, {}, Type(), name); }
+Value* Builder::thread_id_y(Hint name) { return one(op_def<"gpu.thread_id_y">(), {}, {}, Type(), name); }
+Value* Builder::thread_id_z(Hint name) { return one(op_def<"gpu.thread_id_z">(), {}, {}, Type(), name); }
+Value* Builder::block_id_x(Hint name) { return one(op_def<"gpu.block_id_x">(), {}, {}, Type(), name); }
+Value* Builder::block_id_y(Hint name) { return one(op_def<"gpu.block_id_y">(), {}, {}, Type(), name); }
+Value* Builder::block_id_z(Hint name) { return one(op_def<"gpu.block_id_z">(), {}, {}, Type(), name); }
+Value* Builder::block_dim_x(Hint name) { return one(op_def<"gpu.block_dim_x">(), {}, {}, Type(), name); }
+Value* Builder::block_dim_y(Hint name) { return one(op_def<"gpu.block_dim_y">(), {}, {}, Type(), name); }
+Value* Builder::block_dim_z(Hint name) { return one(op_def<"gpu.block_dim_z">(), {}, {}, Type(), name); }
+Value* Builder::lane_id(Hint name) { return one(op_def<"gpu.lane_id">(), {}, {}, Type(), name); }
+Value* Builder::wave_id(Hint name) { return one(op_def<"gpu.wave_id">(), {}, {}, Type(), name); }
+Value* Builder::wave_size(Hint name) { return one(op_def<"gpu.wave_size">(), {}, {}, Type(), name); }
 
 // ------------------------------------------------------------------ mem
 Value* Builder::load(Value* ptr_value, Value* index, LoadOpts opts) {
-  const OpDef& opdef = op_named("mem.load");
-  return one(opdef.name, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
+  const OpDef& opdef = op_def<"mem.load">();
+  return one(opdef, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
              Type(), opts.name);
 }
 
 void Builder::store(Value* ptr_value, Value* index, Value* value, StoreOpts opts) {
-  const OpDef& opdef = op_named("mem.store");
-  none(opdef.name, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
+  const OpDef& opdef = op_def<"mem.store">();
+  none(opdef, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
 }
 
 Value* Builder::ptr_add(Value* ptr_value, Value* index, Hint name) {
-  return one("mem.ptr_add", {ptr_value, index}, {}, Type(), name);
+  return one(op_def<"mem.ptr_add">(), {ptr_value, index}, {}, Type(), name);
 }
 
 Value* Builder::make_rsrc(Value* base, Value* num_records, Hint name) {
-  return one("mem.make_rsrc", {base, num_records}, {}, Type(), name);
+  return one(op_def<"mem.make_rsrc">(), {base, num_records}, {}, Type(), name);
 }
 
 Value* Builder::buffer_load(Value* rsrc_value, Value* offset, Type type, Hint name) {
-  return one("mem.buffer_load", {rsrc_value, offset}, {}, type, name);
+  return one(op_def<"mem.buffer_load">(), {rsrc_value, offset}, {}, type, name);
 }
 
 void Builder::buffer_store(Value* rsrc_value, Value* offset, Value* value) {
-  none("mem.buffer_store", {rsrc_value, offset, value}, {});
+  none(op_def<"mem.buffer_store">(), {rsrc_value, offset, value}, {});
 }
 
 Value* Builder::lds_alloc(Type pointee, std::int64_t count, LdsAllocOpts opts) {
@@ -431,68 +499,70 @@ Value* Builder::lds_alloc(Type pointee, std::int64_t count, LdsAllocOpts opts) {
   } catch (const ValueError& exc) {
     throw TypeError("mem.lds_alloc: " + exc.message());
   }
-  const OpDef& opdef = op_named("mem.lds_alloc");
-  return one(opdef.name, {}, attrs(opdef, with({{"align", opts.align}, {"count", count}})), result, opts.name);
+  const OpDef& opdef = op_def<"mem.lds_alloc">();
+  return one(opdef, {}, attrs(opdef, with({{"align", opts.align}, {"count", count}})), result, opts.name);
 }
 
 Value* Builder::lds_load(Value* ptr_value, Value* index, LoadOpts opts) {
-  const OpDef& opdef = op_named("mem.lds_load");
-  return one(opdef.name, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
+  const OpDef& opdef = op_def<"mem.lds_load">();
+  return one(opdef, {ptr_value, index}, attrs(opdef, with({{"align", opts.align}, {"lanes", opts.lanes}})),
              Type(), opts.name);
 }
 
 void Builder::lds_store(Value* ptr_value, Value* index, Value* value, StoreOpts opts) {
-  const OpDef& opdef = op_named("mem.lds_store");
-  none(opdef.name, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
+  const OpDef& opdef = op_def<"mem.lds_store">();
+  none(opdef, {ptr_value, index, value}, attrs(opdef, with({{"align", opts.align}})));
 }
 
 void Builder::atomic_add_f32(Value* ptr_value, Value* index, Value* value) {
-  none("mem.atomic_add_f32", {ptr_value, index, value}, {});
+  none(op_def<"mem.atomic_add_f32">(), {ptr_value, index, value}, {});
 }
 
 // ------------------------------------------------------------------ xlane
 Value* Builder::ds_swizzle(Value* x, std::int64_t pattern, Hint name) {
-  return one("xlane.ds_swizzle", {x}, {{"pattern", AttrValue::integer(pattern)}}, Type(), name);
+  return one(op_def<"xlane.ds_swizzle">(), {x}, {{"pattern", AttrValue::integer(pattern)}}, Type(), name);
 }
 
 Value* Builder::ds_bpermute(Value* addr, Value* x, Hint name) {
-  return one("xlane.ds_bpermute", {addr, x}, {}, Type(), name);
+  return one(op_def<"xlane.ds_bpermute">(), {addr, x}, {}, Type(), name);
 }
 
-Value* Builder::readfirstlane(Value* x, Hint name) { return one("xlane.readfirstlane", {x}, {}, Type(), name); }
+Value* Builder::readfirstlane(Value* x, Hint name) {
+  return one(op_def<"xlane.readfirstlane">(), {x}, {}, Type(), name);
+}
 
 Value* Builder::shuffle_xor(Value* x, std::int64_t mask, Hint name) {
-  return one("xlane.shuffle_xor", {x}, {{"mask", AttrValue::integer(mask)}}, Type(), name);
+  return one(op_def<"xlane.shuffle_xor">(), {x}, {{"mask", AttrValue::integer(mask)}}, Type(), name);
 }
 
 // ------------------------------------------------------------------ sync
-void Builder::barrier() { none("sync.barrier", {}, {}); }
+void Builder::barrier() { none(op_def<"sync.barrier">(), {}, {}); }
 
-void Builder::wave_lds_fence() { none("sync.wave_lds_fence", {}, {}); }
+void Builder::wave_lds_fence() { none(op_def<"sync.wave_lds_fence">(), {}, {}); }
 
 void Builder::waitcnt(WaitcntOpts opts) {
-  const OpDef& opdef = op_named("sync.waitcnt");
-  none(opdef.name, {}, attrs(opdef, with({{"lgkmcnt", opts.lgkmcnt}, {"vmcnt", opts.vmcnt}})));
+  const OpDef& opdef = op_def<"sync.waitcnt">();
+  none(opdef, {}, attrs(opdef, with({{"lgkmcnt", opts.lgkmcnt}, {"vmcnt", opts.vmcnt}})));
 }
 
 // ------------------------------------------------------------------ mma
 Value* Builder::mma(const std::string& op_id, Value* a, Value* b, Value* c, Hint name) {
-  return one("mma.mma", {a, b, c}, {{"op_id", AttrValue::string(op_id)}}, Type(), name);
+  return one(op_def<"mma.mma">(), {a, b, c}, {{"op_id", AttrValue::string(op_id)}}, Type(), name);
 }
 
 // ------------------------------------------------------------------ vec
 Value* Builder::extract(Value* v, std::int64_t index, Hint name) {
-  return one("vec.extract", {v}, {{"index", AttrValue::integer(index)}}, Type(), name);
+  return one(op_def<"vec.extract">(), {v}, {{"index", AttrValue::integer(index)}}, Type(), name);
 }
 
 Value* Builder::insert(Value* v, Value* x, std::int64_t index, Hint name) {
-  return one("vec.insert", {v, x}, {{"index", AttrValue::integer(index)}}, Type(), name);
+  return one(op_def<"vec.insert">(), {v, x}, {{"index", AttrValue::integer(index)}}, Type(), name);
 }
 
 Value* Builder::splat(Value* x, std::int64_t lanes, Hint name) {
-  return one("vec.splat", {x}, {{"lanes", AttrValue::integer(lanes)}}, Type(), name);
+  return one(op_def<"vec.splat">(), {x}, {{"lanes", AttrValue::integer(lanes)}}, Type(), name);
 }
 
-Value* Builder::bitcast(Value* x, Type type, Hint name) { return one("vec.bitcast", {x}, {}, type, name); }
+Value* Builder::bitcast(Value* x, Type type, Hint name) { return one(op_def<"vec.bitcast">(), {x}, {}, type, name); }
 
 }  // namespace rocke::ir

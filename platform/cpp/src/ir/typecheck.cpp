@@ -1,6 +1,8 @@
 // Python twin: rocke/ir/typecheck.py
 #include "rocke/ir/typecheck.hpp"
 
+#include <algorithm>
+
 #include "rocke/errors.hpp"
 
 namespace rocke::ir {
@@ -16,7 +18,9 @@ const OperandDef* slot_for(const std::vector<OperandDef>& slots, std::size_t ind
   return index < slots.size() ? &slots[index] : &slots.back();
 }
 
-std::vector<Type> explicit_results(const OpDef& opdef, const std::optional<std::vector<Type>>& given) {
+// The author's result types, checked against the result slots, into results.
+void explicit_results(const OpDef& opdef, const std::optional<std::span<const Type>>& given,
+                      std::vector<Type>& results) {
   if (!given.has_value()) {
     throw OpCheckError("type", "result types must be given (type rule " + opdef.type_rule + ")");
   }
@@ -28,11 +32,12 @@ std::vector<Type> explicit_results(const OpDef& opdef, const std::optional<std::
                                      slot->constraint.text());
     }
   }
-  return *given;
+  results.assign(given->begin(), given->end());
 }
 
-std::vector<Type> cast_results(const OpDef& opdef, const Type& source, const std::optional<std::vector<Type>>& given) {
-  std::vector<Type> results = explicit_results(opdef, given);
+void cast_results(const OpDef& opdef, const Type& source, const std::optional<std::span<const Type>>& given,
+                  std::vector<Type>& results) {
+  explicit_results(opdef, given, results);
   const Type& target = results.at(0);
   const std::string& rule = opdef.type_rule;
   if (rule == "cast_same_bits") {
@@ -41,7 +46,7 @@ std::vector<Type> cast_results(const OpDef& opdef, const Type& source, const std
                                      " bits but operand type " + source.text() + " has " +
                                      std::to_string(source.total_bits()) + " (type rule cast_same_bits)");
     }
-    return results;
+    return;
   }
   if (target.is_vec() != source.is_vec() || target.lanes() != source.lanes()) {
     throw OpCheckError("type", "cannot cast " + source.text() + " to " + target.text() +
@@ -54,7 +59,6 @@ std::vector<Type> cast_results(const OpDef& opdef, const Type& source, const std
     throw OpCheckError("type", "cannot cast " + source.text() + " to " + target.text() +
                                    ": the result element must be " + relation + " (type rule " + rule + ")");
   }
-  return results;
 }
 
 Type make_vec(const Type& elem, std::int64_t lanes) {
@@ -69,30 +73,43 @@ Type make_vec(const Type& elem, std::int64_t lanes) {
 
 std::int64_t int_attr(const AttrMap& attrs, std::string_view name) { return attrs.find(name)->second.i; }
 
-std::vector<Type> computed_results(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs) {
+// The result types a computed rule gives, into results.
+void computed_results(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs,
+                      std::vector<Type>& results) {
   const std::string& rule = opdef.type_rule;
-  if (rule == "none") return {};
-  if (rule == "fixed") return fixed_result_types(opdef);
-  if (rule == "same_as_operand0") return {types.at(0)};
-  if (rule == "same_as_operand1") return {types.at(1)};
-  if (rule == "same_as_operand2") return {types.at(2)};
-  if (rule == "cmp_i1") return {i1};
-  if (rule == "elem_of_operand0") return {types.at(0).elem()};
-  if (rule == "iter_args") {
-    return std::vector<Type>(types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()), types.end());
-  }
-  if (rule == "load") {
+  results.clear();
+  if (rule == "none") return;
+  if (rule == "fixed") {
+    for (const OperandDef& r : opdef.results) results.push_back(*r.constraint.single_type());
+  } else if (rule == "same_as_operand0") {
+    results.push_back(types.at(0));
+  } else if (rule == "same_as_operand1") {
+    results.push_back(types.at(1));
+  } else if (rule == "same_as_operand2") {
+    results.push_back(types.at(2));
+  } else if (rule == "cmp_i1") {
+    results.push_back(i1);
+  } else if (rule == "elem_of_operand0") {
+    results.push_back(types.at(0).elem());
+  } else if (rule == "iter_args") {
+    results.assign(types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()), types.end());
+  } else if (rule == "load") {
     Type pointee = types.at(0).pointee();
     std::int64_t lanes = int_attr(attrs, "lanes");
-    if (lanes == 1) return {pointee};
+    if (lanes == 1) {
+      results.push_back(pointee);
+      return;
+    }
     if (!pointee.is_scalar()) {
       throw OpCheckError("type", "lanes = " + std::to_string(lanes) +
                                      " needs a scalar pointee, but operand #0 has type " + types[0].text());
     }
-    return {make_vec(pointee, lanes)};
+    results.push_back(make_vec(pointee, lanes));
+  } else if (rule == "splat") {
+    results.push_back(make_vec(types.at(0), int_attr(attrs, "lanes")));
+  } else {
+    throw Error("unhandled type rule " + rule);
   }
-  if (rule == "splat") return {make_vec(types.at(0), int_attr(attrs, "lanes"))};
-  throw Error("unhandled type rule " + rule);
 }
 
 void run_checks(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs) {
@@ -190,21 +207,24 @@ void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const T
   }
 }
 
-std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
-                           const std::optional<std::vector<Type>>& result_types) {
+void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                   const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
   check_operand_count(opdef, operand_types.size());
   if (result_types.has_value()) check_result_count(opdef, result_types->size());
   check_operand_types(opdef, operand_types);
   Type num_type = (result_types.has_value() && !result_types->empty()) ? (*result_types)[0] : Type();
   check_attrs(opdef.attrs, attrs, num_type);
   const std::string& rule = opdef.type_rule;
-  std::vector<Type> results;
   if (is_explicit_rule(rule)) {
-    results = rule == "explicit" ? explicit_results(opdef, result_types)
-                                 : cast_results(opdef, operand_types.at(0), result_types);
+    if (rule == "explicit") {
+      explicit_results(opdef, result_types, results);
+    } else {
+      cast_results(opdef, operand_types.at(0), result_types, results);
+    }
   } else {
-    results = computed_results(opdef, operand_types, attrs);
-    if (result_types.has_value() && results != *result_types) {
+    computed_results(opdef, operand_types, attrs, results);
+    if (result_types.has_value() &&
+        !std::equal(results.begin(), results.end(), result_types->begin(), result_types->end())) {
       if (results.size() != result_types->size()) {
         throw OpCheckError("type", std::string("has ") + std::to_string(result_types->size()) + " results, expected " +
                                        std::to_string(results.size()) + " (type rule " + rule + ")");
@@ -220,6 +240,14 @@ std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_
     }
   }
   run_checks(opdef, operand_types, attrs);
+}
+
+std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                           const std::optional<std::vector<Type>>& result_types) {
+  std::vector<Type> results;
+  std::optional<std::span<const Type>> given;
+  if (result_types.has_value()) given = std::span<const Type>(*result_types);
+  check_op_into(opdef, operand_types, attrs, given, results);
   return results;
 }
 

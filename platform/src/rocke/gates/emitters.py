@@ -100,11 +100,15 @@ def find_native_emitter(name: str) -> Path:
     raise FrameError(f"native emitter '{name}' not found in {', '.join(str(d) for d in dirs[:2])} or on PATH")
 
 
+def native_command(family: Family, flavors: tuple[str, ...] = FLAVORS) -> list[str]:
+    """The command line that runs the family's native emitter over its whole config file."""
+    exe = find_native_emitter(family.native_emitter)
+    return [str(exe), "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
+
+
 def emit_native(family: Family, flavors: tuple[str, ...] = FLAVORS, timeout: float = 600.0) -> list[Emission]:
     """Run the family's native emitter over its whole config file; one Emission per config, in order."""
-    exe = find_native_emitter(family.native_emitter)
-    cmd = [str(exe), "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
-    proc = subprocess.run(cmd, capture_output=True, timeout=timeout)
+    proc = subprocess.run(native_command(family, flavors), capture_output=True, timeout=timeout)
     if proc.returncode != 0:
         raise FrameError(f"{family.native_emitter} exited {proc.returncode}: "
                          f"{proc.stderr.decode(errors='replace').strip()[-400:]}")

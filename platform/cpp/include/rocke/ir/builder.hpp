@@ -24,6 +24,7 @@
 #include <concepts>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -295,13 +296,15 @@ class Builder {
 
   Value* new_value(Type ty, const Hint& name);
   void live() const;
+  static void types(const OpDef& opdef, const Values& operands, std::vector<Type>& out);
   static std::vector<Type> types(const OpDef& opdef, const Values& operands);
-  AttrMap attrs(const OpDef& opdef, const AttrMap& given) const;
-  Values emit_op(const OpDef& opdef, const Values& operands, AttrMap attrs,
-                 std::optional<std::vector<Type>> result_types, const std::optional<Names>& names);
-  Value* one(std::string_view opcode, const Values& operands, AttrMap attrs, const Type& result_type,
-             const Hint& name);
-  void none(std::string_view opcode, const Values& operands, AttrMap attrs);
+  AttrMap attrs(const OpDef& opdef, AttrMap given) const;
+  // Checks and appends one op (operands and attributes move into it) and returns it.
+  Op* emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
+              const std::optional<std::span<const Type>>& result_types,
+              const std::optional<std::span<const Hint>>& names);
+  Value* one(const OpDef& opdef, Values operands, AttrMap attrs, const Type& result_type, const Hint& name);
+  void none(const OpDef& opdef, Values operands, AttrMap attrs);
   Value* constant(AttrValue num, Type type, Hint name);
 
   std::string name_;
@@ -312,6 +315,9 @@ class Builder {
   std::vector<Region*> regions_;
   std::int64_t next_id_ = 0;
   bool finished_ = false;
+  // emit_op's operand and result types, kept between ops so that building allocates no vector for them.
+  std::vector<Type> operand_types_;
+  std::vector<Type> result_types_;
 };
 
 }  // namespace rocke::ir

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "rocke/ir/attrs.hpp"
@@ -25,6 +26,10 @@ void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const T
 // explicit rules and, when given for computed rules, must equal the computed types.
 std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                            const std::optional<std::vector<Type>>& result_types = std::nullopt);
+// The same check writing the result types into results (its storage reused: the Builder calls
+// this once per op); result_types is nullopt when the caller states none.
+void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                   const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results);
 
 // "(T1, T2, ...)"
 std::string types_text(const std::vector<Type>& types);
