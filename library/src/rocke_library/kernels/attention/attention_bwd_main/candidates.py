@@ -9,8 +9,8 @@ any tile its spec allows; measured, and main's configs refuse them), an arch wit
 f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED), a zero batch stride of a tensor
 with several batches of rows (LAYOUT_UNSUPPORTED: the gradients, laid out like them, would alias).
 Otherwise one set per (dq_mode, atom): dq_mode split first (attention_bwd_dq writes dQ once,
-without atomics: the gradients are deterministic, bit for bit run to run), then atomic (main adds dQ by f32 atomics and convert
-rounds it: no dq launch, and no recomputation of P and dS); within each, the atoms largest first
+without atomics: the gradients are deterministic, bit for bit run to run), then atomic (main
+adds dQ by f32 atomics and convert rounds it: no dq launch, and no recomputation of P and dS); within each, the atoms largest first
 (m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q != heads_kv (the query heads of a
 group add into one dK, dV), else direct. Tiles by the atom's wave size (those the backward configs
 ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x 32, 2 waves; dq block_m 64
