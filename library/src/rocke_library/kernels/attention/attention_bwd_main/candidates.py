@@ -6,18 +6,19 @@ Rejected before a spec exists: a dtype or head_dim not every backward family has
 WAVE32_MAX_HEAD_DIM on a wave32 arch (HEAD_DIM_UNSUPPORTED: main keeps dK and dV of its 16 keys a
 wave in registers, which at head_dim 128 take 128 of a lane's 256 VGPRs, and spills at LLVM 22 at
 any tile its spec allows; measured, and main's configs refuse them), an arch with no
-f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED), a zero batch stride of a tensor
-with several batches of rows (LAYOUT_UNSUPPORTED: the gradients, laid out like them, would alias).
+f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED), a zero batch stride of a tensor with
+several batches of rows (LAYOUT_UNSUPPORTED: the gradients, laid out like them, would alias).
 Otherwise one set per (dq_mode, atom): dq_mode split first (attention_bwd_dq writes dQ once,
-without atomics: the gradients are deterministic, bit for bit run to run), then atomic (main
-adds dQ by f32 atomics and convert rounds it: no dq launch, and no recomputation of P and dS); within each, the atoms largest first
-(m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q != heads_kv (the query heads of a
-group add into one dK, dV), else direct. Tiles by the atom's wave size (those the backward configs
-ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x 32, 2 waves; dq block_m 64
-(wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8. prep and convert: 256
-threads, vec the widest access dividing head_dim and the strides of the tensors they read or write
-at the problem's alignment (convert at most 4: one 16-byte f32 workspace load). The spec rules, the
-arch rules and the refusal tables check every part (dispatch); the plan is plan_attention_bwd's.
+without atomics: the gradients are deterministic, bit for bit run to run), then atomic (main adds
+dQ by f32 atomics and convert rounds it: no dq launch, and no recomputation of P and dS); within
+each, the atoms largest first (m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q !=
+heads_kv (the query heads of a group add into one dK, dV), else direct. Tiles by the atom's wave
+size (those the backward configs ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x
+32, 2 waves; dq block_m 64 (wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8.
+prep and convert: 256 threads, vec the widest access dividing head_dim and the strides of the
+tensors they read or write at the problem's alignment (convert at most 4: one 16-byte f32 workspace
+load). The spec rules, the arch rules and the refusal tables check every part (dispatch); the plan
+is plan_attention_bwd's.
 
 Gradients are laid out like their tensors: dO like O, dQ like Q, dK like K, dV like V.
 C++ twin: rocke_library/kernels/attention/attention_bwd_main/candidates.hpp.
