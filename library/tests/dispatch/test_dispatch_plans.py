@@ -385,3 +385,16 @@ def test_attention_bwd_head_dim_128_is_refused_on_wave32(arch):
     assert result.rejected[0].detail == (f"head_dim=128; the attention backward has 32, 64 on {arch} (wave32: larger "
                                          f"ones spill)")
     assert plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), "gfx942").status == "planned"
+
+
+def test_attention_bwd_batch_strides():
+    """A batch stride that addresses nothing (one batch, or no rows) takes the contiguous default;
+    one that makes batches alias is refused LAYOUT_UNSUPPORTED (the gradients would race). Batched
+    with no key at all is refused by main's contract (its default k_stride_b is 0, below its rule)."""
+    empty = plan("attention_bwd", "batch=2 seqlen_q=7 seqlen_k=0 heads_q=2 heads_kv=1 head_dim=64 dtype=f16", "gfx942")
+    assert empty.status == "refused" and {r.reasons for r in empty.rejected} == {("TOO_LARGE",)}
+    assert empty.rejected[0].detail == "attention_bwd_main: problem size k_stride_b must be an int >= 1"
+    aliased = plan("attention_bwd", ATTN + " k_stride_b=0", "gfx942")
+    assert aliased.status == "refused" and aliased.rejected[0].reasons == ("LAYOUT_UNSUPPORTED",)
+    assert aliased.rejected[0].detail.startswith("k_stride_b=0; the attention backward writes each batch's")
+    assert plan("attention_bwd", ATTN.replace("batch=2", "batch=1") + " k_stride_b=0", "gfx942").status == "planned"

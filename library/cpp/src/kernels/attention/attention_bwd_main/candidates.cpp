@@ -102,9 +102,26 @@ families::ProblemSizes plan_sizes(const dispatch::AttentionFields& problem) {
     dims = {"s", "h"};
   }
   for (std::string_view tensor : kTensors) {
-    for (std::string_view dim : dims) sizes[util::cat(tensor, "_stride_", dim)] = stride(problem, tensor, dim);
+    for (std::string_view dim : dims) {
+      if (dim == "b" && !spans_batches(problem, tensor)) continue;  // the contiguous default stands
+      sizes[util::cat(tensor, "_stride_", dim)] = stride(problem, tensor, dim);
+    }
   }
   return sizes;
+}
+
+bool spans_batches(const dispatch::AttentionFields& problem, std::string_view tensor) {
+  bool kv = tensor == "k" || tensor == "v" || tensor == "dk" || tensor == "dv";
+  return problem.batch > 1 && (kv ? problem.seqlen_k : problem.seqlen_q) > 0;
+}
+
+std::vector<std::string> zero_batch_strides(const dispatch::AttentionFields& problem) {
+  std::vector<std::string> out;
+  if (problem.seq_mode != "batched") return out;
+  for (std::string_view t : {"q", "k", "v", "o"}) {
+    if (spans_batches(problem, t) && stride(problem, t, "b") == 0) out.emplace_back(t);
+  }
+  return out;
 }
 
 std::string dkv_mode(const dispatch::AttentionFields& problem) {
@@ -128,6 +145,14 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
     reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
     details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; the attention backward has ",
                                 util::join(dims, ", "), on));
+  }
+  std::vector<std::string> aliased = zero_batch_strides(problem);
+  if (!aliased.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& t : aliased) names.push_back(t + "_stride_b=0");
+    reasons.emplace_back("LAYOUT_UNSUPPORTED");
+    details.push_back(util::cat(util::join(names, ", "), "; the attention backward writes each batch's gradients ",
+                                "apart (like their tensors), so batch strides must be at least 1"));
   }
   if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
   std::vector<const arch::MmaOp*> atoms =

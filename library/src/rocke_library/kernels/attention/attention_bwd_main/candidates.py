@@ -6,17 +6,19 @@ Rejected before a spec exists: a dtype or head_dim not every backward family has
 WAVE32_MAX_HEAD_DIM on a wave32 arch (HEAD_DIM_UNSUPPORTED: main keeps dK and dV of its 16 keys a
 wave in registers, which at head_dim 128 take 128 of a lane's 256 VGPRs, and spills at LLVM 22 at
 any tile its spec allows; measured, and main's configs refuse them), an arch with no
-f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED). Otherwise one set per (dq_mode, atom):
-dq_mode split first (attention_bwd_dq writes dQ once, without atomics: the gradients are
-deterministic, bit for bit run to run), then atomic (main adds dQ by f32 atomics and convert
-rounds it: no dq launch, and no recomputation of P and dS); within each, the atoms largest first
-(m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q != heads_kv (the query heads of a
-group add into one dK, dV), else direct. Tiles by the atom's wave size (those the backward configs
-ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x 32, 2 waves; dq block_m 64
-(wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8. prep and convert: 256
-threads, vec the widest access dividing head_dim and the strides of the tensors they read or write
-at the problem's alignment (convert at most 4: one 16-byte f32 workspace load). The spec rules, the
-arch rules and the refusal tables check every part (dispatch); the plan is plan_attention_bwd's.
+f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED), a zero batch stride of a tensor with
+several batches of rows (LAYOUT_UNSUPPORTED: the gradients, laid out like them, would alias).
+Otherwise one set per (dq_mode, atom): dq_mode split first (attention_bwd_dq writes dQ once,
+without atomics: the gradients are deterministic, bit for bit run to run), then atomic (main adds
+dQ by f32 atomics and convert rounds it: no dq launch, and no recomputation of P and dS); within
+each, the atoms largest first (m * n * k; catalog order on a tie). dkv_mode: atomic iff heads_q !=
+heads_kv (the query heads of a group add into one dK, dV), else direct. Tiles by the atom's wave
+size (those the backward configs ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x
+32, 2 waves; dq block_m 64 (wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8.
+prep and convert: 256 threads, vec the widest access dividing head_dim and the strides of the
+tensors they read or write at the problem's alignment (convert at most 4: one 16-byte f32 workspace
+load). The spec rules, the arch rules and the refusal tables check every part (dispatch); the plan
+is plan_attention_bwd's.
 
 Gradients are laid out like their tensors: dO like O, dQ like Q, dK like K, dV like V.
 C++ twin: rocke_library/kernels/attention/attention_bwd_main/candidates.hpp.
@@ -82,8 +84,23 @@ def plan_sizes(problem: Any) -> tuple[tuple[str, int], ...]:
         dims = ("s", "h")
     for tensor in TENSORS:
         for dim in dims:
+            if dim == "b" and not spans_batches(problem, tensor):
+                continue  # never multiplied by a batch index: the contiguous default stands
             sizes[f"{tensor}_stride_{dim}"] = stride(problem, tensor, dim)
     return tuple(sorted(sizes.items()))
+
+
+def spans_batches(problem: Any, tensor: str) -> bool:
+    """Whether a batched tensor's batch stride addresses anything: several batches with rows."""
+    rows = problem.seqlen_k if tensor in ("k", "v", "dk", "dv") else problem.seqlen_q
+    return problem.batch > 1 and rows > 0
+
+
+def zero_batch_strides(problem: Any) -> list[str]:
+    """The tensors (of q, k, v, o) whose batch stride is 0 where it addresses rows (batches alias)."""
+    if problem.seq_mode != "batched":
+        return []
+    return [t for t in ("q", "k", "v", "o") if spans_batches(problem, t) and stride(problem, t, "b") == 0]
 
 
 def access_width(problem: Any, tensors: tuple[str, ...], most: int) -> int:
@@ -112,6 +129,11 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
         reasons.append("HEAD_DIM_UNSUPPORTED")
         on = "" if target.wave_size == 64 else f" on {target.name} (wave32: larger ones spill)"
         details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in dims)}{on}")
+    aliased = zero_batch_strides(problem)
+    if aliased:
+        reasons.append("LAYOUT_UNSUPPORTED")
+        details.append(f"{', '.join(t + '_stride_b=0' for t in aliased)}; the attention backward writes each batch's "
+                       f"gradients apart (like their tensors), so batch strides must be at least 1")
     if reasons:
         return [Candidate(FAMILY, reasons=tuple(reasons), detail="; ".join(details))]
     atoms = sorted(mma_ops(target, problem.dtype, problem.dtype, "f32"), key=lambda op: -op.m * op.n * op.k)

@@ -35,6 +35,10 @@ std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchT
 std::tuple<std::int64_t, std::int64_t, std::int64_t> dq_tile(const arch::ArchTarget& target, std::int64_t atom_n);
 // The problem plan_attention_bwd takes (sizes and every tensor's strides; gradients like their tensors).
 families::ProblemSizes plan_sizes(const dispatch::AttentionFields& problem);
+// Whether a batched tensor's batch stride addresses anything: several batches with rows.
+bool spans_batches(const dispatch::AttentionFields& problem, std::string_view tensor);
+// The tensors (of q, k, v, o) whose batch stride is 0 where it addresses rows (batches alias).
+std::vector<std::string> zero_batch_strides(const dispatch::AttentionFields& problem);
 // "atomic" iff h_q != h_kv (a group's query heads add into one dK, dV), else "direct".
 std::string dkv_mode(const dispatch::AttentionFields& problem);
 std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target);
