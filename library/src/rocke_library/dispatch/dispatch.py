@@ -26,6 +26,12 @@ from rocke_library.kernels.attention.attention_fwd.family import FAMILY as ATTEN
 from rocke_library.kernels.candidate import Candidate
 from rocke_library.kernels.conv.conv_direct_fwd import candidates as conv_direct_fwd_hook
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
+from rocke_library.kernels.conv.conv_igemm_dgrad import candidates as conv_igemm_dgrad_hook
+from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY as CONV_IGEMM_DGRAD
+from rocke_library.kernels.conv.conv_igemm_fwd import candidates as conv_igemm_fwd_hook
+from rocke_library.kernels.conv.conv_igemm_fwd.family import FAMILY as CONV_IGEMM_FWD
+from rocke_library.kernels.conv.conv_igemm_wgrad import candidates as conv_igemm_wgrad_hook
+from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY as CONV_IGEMM_WGRAD
 
 from .attention_bwd import AttentionBwdProblem
 from .attention_fwd import AttentionFwdProblem
@@ -46,13 +52,17 @@ KINDS: dict[str, type[Problem]] = {
     "conv_wgrad": ConvWgradProblem,
 }
 
-# Per kind, (family, hook) in the order dispatch tries them.
+# Per kind, (family, hook) in the order dispatch tries them. conv_fwd: the MMA implicit GEMM
+# first, the direct kernel for what it refuses (f32 / f64, depthwise, nchw ...).
 HOOKS: dict[str, tuple[tuple[Family, Hook], ...]] = {
     "attention_bwd": (),
     "attention_fwd": ((ATTENTION_FWD, attention_fwd_hook.candidates),),
-    "conv_dgrad": (),
-    "conv_fwd": ((CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),),
-    "conv_wgrad": (),
+    "conv_dgrad": ((CONV_IGEMM_DGRAD, conv_igemm_dgrad_hook.candidates),),
+    "conv_fwd": (
+        (CONV_IGEMM_FWD, conv_igemm_fwd_hook.candidates),
+        (CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),
+    ),
+    "conv_wgrad": ((CONV_IGEMM_WGRAD, conv_igemm_wgrad_hook.candidates),),
 }
 
 
@@ -65,6 +75,17 @@ def problem_kind(kind: str) -> type[Problem]:
 def parse_problem(kind: str, text: str) -> Problem:
     """The problem of kind from a caller's kv text (Problem.parse); ValueError when malformed."""
     return problem_kind(kind).parse(text)
+
+
+def _try_all(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | None, tuple[Launch, ...]]:
+    """The candidate's launches (it, then its `then` ones), or the first one's rejection."""
+    launches = []
+    for part in (candidate, *candidate.then):
+        rejection, launch = _try(family, part, arch)
+        if launch is None:
+            return rejection, ()
+        launches.append(launch)
+    return None, tuple(launches)
 
 
 def _try(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | None, Launch | None]:
@@ -97,9 +118,9 @@ def dispatch(problem: Problem, arch: str) -> Plan:
     for family, hook in HOOKS[kind]:
         for candidate in hook(problem, target):
             tried += 1
-            rejection, launch = _try(family, candidate, target.name)
-            if launch is not None:
-                return Plan(kind, target.name, kv, "planned", (launch,), tuple(rejected))
+            rejection, launches = _try_all(family, candidate, target.name)
+            if launches:
+                return Plan(kind, target.name, kv, "planned", launches, tuple(rejected))
             assert rejection is not None
             rejected.append(rejection)
     if tried == 0:

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Candidate:
     """One candidate: the family, its spec's kv text and the problem sizes of the family's launch
-    contract; or, when the hook already rejects it, no spec and the reason codes (with a detail)."""
+    contract; or, when the hook already rejects it, no spec and the reason codes (with a detail).
+    `then`: the launches of the same family that follow it in the plan (e.g. a split-K reduction's
+    convert kernel), each checked like the first; the candidate is taken only when all pass."""
 
     family: str
     spec: str = ""
     sizes: tuple[tuple[str, int], ...] = ()  # the contract's problem, sorted by name
     reasons: tuple[str, ...] = ()
     detail: str = ""
+    then: tuple[Candidate, ...] = ()
 
 
 def vector_width(esize: int, run: int, align: int) -> int:

@@ -14,13 +14,15 @@
 namespace rocke::library::kernels {
 
 // One candidate: the family, its spec's kv text and the contract's problem sizes; or, when the
-// hook already rejects it, no spec and the reason codes (with a detail).
+// hook already rejects it, no spec and the reason codes (with a detail). `then`: the launches of
+// the same family that follow it in the plan, each checked like the first.
 struct Candidate {
   std::string family;
   std::string spec;
   families::ProblemSizes sizes;
   std::vector<std::string> reasons;
   std::string detail;
+  std::vector<Candidate> then{};
 };
 
 // The widest access (1, 2, 4 or 8 elements of esize bytes, at most 16 bytes) that divides a
