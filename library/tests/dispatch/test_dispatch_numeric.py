@@ -121,10 +121,11 @@ def test_dispatch_attention_fwd_plan_on_the_simulator(arch, text, fault):
 # ---- conv_direct_fwd -----------------------------------------------------------------------------
 
 CONV = [
-    ("gfx942", "n=2 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1", "skip_last_tap"),
+    # conv_direct_fwd serves what conv_igemm_fwd refuses: f32 / f64, and depthwise in every dtype
+    ("gfx942", "n=2 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f32 bias=1 relu=1", "skip_last_tap"),
     ("gfx1201", "n=1 h=9 w=8 c=12 k=12 g=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 dtype=f32 align=8",
      "no_pad_mask"),
-    ("gfx950", "n=1 h=6 w=7 c=6 k=4 g=2 filter_y=2 filter_x=3 pad_w=1 dil_h=2 dtype=bf16 align=4", "skip_last_tap"),
+    ("gfx950", "n=1 h=6 w=7 c=6 k=6 g=6 filter_y=2 filter_x=3 pad_w=1 dil_h=2 dtype=bf16 align=4", "skip_last_tap"),
 ]
 
 
