@@ -17,8 +17,11 @@
 #include "rocke_library/kernels/attention/attention_fwd/register.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/contract.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/contract.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_dgrad/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_fwd/contract.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/contract.hpp"
 #include "rocke_library/kernels/conv/conv_igemm_wgrad/register.hpp"
 #include "rocke_library/kernels/conv/img2col/contract.hpp"
 #include "rocke_library/kernels/conv/img2col/register.hpp"
@@ -65,6 +68,17 @@ families::LaunchContract launch_contract(std::string_view family, std::string_vi
   }
   if (family == "conv_direct_fwd") {
     return kernels::conv::conv_direct_fwd::launch(kernels::conv::conv_direct_fwd::ConvDirectFwdSpec::from_kv(kv), problem);
+  }
+  if (family == "conv_igemm_dgrad") {
+    return kernels::conv::conv_igemm_dgrad::launch(kernels::conv::conv_igemm_dgrad::ConvIgemmDgradSpec::from_kv(kv),
+                                                   problem);
+  }
+  if (family == "conv_igemm_fwd") {
+    return kernels::conv::conv_igemm_fwd::launch(kernels::conv::conv_igemm_fwd::ConvIgemmFwdSpec::from_kv(kv), problem);
+  }
+  if (family == "conv_igemm_wgrad") {
+    return kernels::conv::conv_igemm_wgrad::launch(kernels::conv::conv_igemm_wgrad::ConvIgemmWgradSpec::from_kv(kv),
+                                                   problem);
   }
   if (family == "img2col") return kernels::conv::img2col::launch(kernels::conv::img2col::Img2colSpec::from_kv(kv), problem);
   throw KeyError(util::cat("no C++ launch contract for family '", family, "'"));

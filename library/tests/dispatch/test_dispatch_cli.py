@@ -17,6 +17,8 @@ from rocke_library.kernels.conv.conv_direct_fwd.contract import launch
 from rocke_library.kernels.conv.conv_direct_fwd.spec import ConvDirectFwdSpec
 
 CONV = "n=2 h=9 w=9 c=16 k=32 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"
+CONV_F32 = CONV.replace("dtype=f16", "dtype=f32")
+WGRAD_SPLIT = "n=8 h=32 w=32 c=16 k=32 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16"  # split_k 32 on gfx942
 REFUSED = "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=96 dtype=f32"
 
 
@@ -40,13 +42,21 @@ def test_rocke_plan_through_the_entry_point(engine, capsys):
                            .replace("heads_kv=1", "heads_kv=2"), "--arch", "gfx942", "--engine", engine], capsys)
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert err.startswith("rocke plan: error: attention_fwd problem: heads_q=3: must be a multiple of heads_kv=2")
-    code, out, _ = _run(["plan", "conv_wgrad", "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys)
-    assert code == 1 and "NO_INSTANCE" in out
+    for kind, family in (("conv_dgrad", "conv_igemm_dgrad"), ("conv_wgrad", "conv_igemm_wgrad")):
+        want = plan(kind, CONV, "gfx942")
+        assert want.status == "planned" and want.launches[0].family == family
+        assert _run(["plan", kind, "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
+            (0, want.to_text(), "")
+        assert _run(["plan", family, "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
+                    capsys) == (0, want.to_json(), "")
+    code, out, _ = _run(["plan", "conv_wgrad", "--problem", CONV.replace("f16", "f64"), "--arch", "gfx942",
+                         "--engine", engine], capsys)
+    assert code == 1 and "DTYPE_UNSUPPORTED" in out and "conv_igemm_wgrad has f16, bf16" in out
 
 
 @pytest.mark.parametrize("engine", ["python", "both"])
 def test_emit_out_with_a_problem_writes_its_contract(engine, tmp_path, capsys):
-    result = plan("conv_fwd", CONV, "gfx942")
+    result = plan("conv_fwd", CONV_F32, "gfx942")  # f32: conv_direct_fwd serves it
     spec = result.launches[0].spec
     sizes = dict(result.launches[0].contract.problem)
     problem = " ".join(f"{k}={v}" for k, v in sizes.items())
@@ -63,12 +73,13 @@ def test_emit_out_with_a_problem_writes_its_contract(engine, tmp_path, capsys):
         "rocke.launch-template/1"
     code, _, err = _run(["emit", "conv_direct_fwd", "--spec", spec, "--arch", "gfx942", "--flavor", "llvm22",
                          "--out", str(tmp_path), "--problem", problem.replace("c=16", "c=15")], capsys)
-    assert code == 2 and "conv_direct_fwd: c/g=15 is not a multiple of vec=8" in err
+    assert code == 2 and "conv_direct_fwd: c/g=15 is not a multiple of vec=4" in err
 
 
 def test_the_cpp_planner_needs_no_python():
     exe = find_native_emitter("rocke-library-plan")
-    for kind, text, arch, status in [("conv_fwd", CONV, "gfx1100", 0), ("attention_fwd", REFUSED, "gfx950", 1)]:
+    for kind, text, arch, status in [("conv_fwd", CONV, "gfx1100", 0), ("attention_fwd", REFUSED, "gfx950", 1),
+                                     ("conv_dgrad", CONV, "gfx950", 0), ("conv_wgrad", CONV, "gfx1201", 0)]:
         want = plan(kind, text, arch)
         for flag, expected in (([], want.to_text()), (["--json"], want.to_json())):
             out = subprocess.run([str(exe), kind, "--problem", text, "--arch", arch, *flag], capture_output=True,
@@ -77,8 +88,9 @@ def test_the_cpp_planner_needs_no_python():
     bad = subprocess.run([str(exe), "conv_fwd", "--problem", "n=1 n=2", "--arch", "gfx942"], capture_output=True,
                          text=True, env={}, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "key 'n' given twice" in bad.stderr
-    contract = plan("conv_fwd", CONV, "gfx942").launches[0]
-    problem = " ".join(f"{k}={v}" for k, v in contract.contract.problem)
-    out = subprocess.run([str(exe), "--launch", "conv_direct_fwd", "--spec", contract.spec, "--problem", problem],
-                         capture_output=True, text=True, env={}, timeout=60)
-    assert (out.returncode, out.stdout) == (0, contract.contract.to_json()), out.stderr
+    for kind, text in (("conv_fwd", CONV), ("conv_fwd", CONV_F32), ("conv_wgrad", WGRAD_SPLIT)):
+        for contract in plan(kind, text, "gfx942").launches:
+            problem = " ".join(f"{k}={v}" for k, v in contract.contract.problem)
+            out = subprocess.run([str(exe), "--launch", contract.family, "--spec", contract.spec, "--problem", problem],
+                                 capture_output=True, text=True, env={}, timeout=60)
+            assert (out.returncode, out.stdout) == (0, contract.contract.to_json()), out.stderr

@@ -1,12 +1,15 @@
 """Plans executed end to end on the simulator: problem -> dispatch -> plan -> simulated launches
 (through the plans' launch contracts, rocke_library.dispatch.execute) -> the family's numpy
-reference, for the product families dispatch serves (attention_fwd for attention_fwd problems,
-conv_direct_fwd for conv_fwd problems, the attention backward's launch set for attention_bwd). Each
-case has a negative control: the same plan run with the family's deliberately broken builder fails
-the same comparison; the backward's drops the plan's prep launch (LSE2 and D never written)."""
+reference, for the product families dispatch serves (attention_fwd for attention_fwd problems;
+conv_igemm_fwd and conv_direct_fwd for conv_fwd, conv_igemm_dgrad for conv_dgrad, conv_igemm_wgrad
+with split_k = 1 and > 1 for conv_wgrad; the attention backward's launch set for attention_bwd).
+Each case has a negative control: the same plan run with the family's deliberately broken builder
+fails the same comparison; a split-K plan run without its zero_init fails too; the backward's drops
+the plan's prep launch (LSE2 and D never written)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -26,8 +29,18 @@ from rocke_library.kernels.conv.conv_direct_fwd.numerics import TOL as CONV_TOL
 from rocke_library.kernels.conv.conv_direct_fwd.reference import NUMPY_DTYPES as CONV_DTYPES
 from rocke_library.kernels.conv.conv_direct_fwd.reference import reference as conv_reference
 from rocke_library.kernels.conv.conv_direct_fwd.spec import ConvDirectFwdSpec
+from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY as CONV_IGEMM_DGRAD
+from rocke_library.kernels.conv.conv_igemm_dgrad.numerics import TOL as DGRAD_TOL
+from rocke_library.kernels.conv.conv_igemm_fwd.family import FAMILY as CONV_IGEMM_FWD
+from rocke_library.kernels.conv.conv_igemm_fwd.numerics import TOL as FWD_TOL
+from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY as CONV_IGEMM_WGRAD
+from rocke_library.kernels.conv.conv_igemm_wgrad.numerics import TOL as WGRAD_TOL
+from rocke_library.kernels.conv.geometry import output_hw
 
 pytestmark = pytest.mark.numeric
+
+IGEMM_FAMILIES = {family.name: family for family in (CONV_IGEMM_FWD, CONV_IGEMM_DGRAD, CONV_IGEMM_WGRAD)}
+IGEMM_TOL = {"conv_igemm_fwd": FWD_TOL, "conv_igemm_dgrad": DGRAD_TOL, "conv_igemm_wgrad": WGRAD_TOL}
 
 
 def _broken(build, fault):
@@ -109,10 +122,11 @@ def test_dispatch_attention_fwd_plan_on_the_simulator(arch, text, fault):
 # ---- conv_direct_fwd -----------------------------------------------------------------------------
 
 CONV = [
-    ("gfx942", "n=2 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1", "skip_last_tap"),
+    # conv_direct_fwd serves what conv_igemm_fwd refuses: f32 / f64, and depthwise in every dtype
+    ("gfx942", "n=2 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f32 bias=1 relu=1", "skip_last_tap"),
     ("gfx1201", "n=1 h=9 w=8 c=12 k=12 g=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 dtype=f32 align=8",
      "no_pad_mask"),
-    ("gfx950", "n=1 h=6 w=7 c=6 k=4 g=2 filter_y=2 filter_x=3 pad_w=1 dil_h=2 dtype=bf16 align=4", "skip_last_tap"),
+    ("gfx950", "n=1 h=6 w=7 c=6 k=6 g=6 filter_y=2 filter_x=3 pad_w=1 dil_h=2 dtype=bf16 align=4", "skip_last_tap"),
 ]
 
 
@@ -206,8 +220,91 @@ def test_dispatch_attention_bwd_without_its_prep_launch_fails():
 def test_dispatch_dead_and_refused_plans_execute_as_documented():
     dead = plan("conv_fwd", "n=0 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 dtype=f16", "gfx942")
     execute(dead, {})  # nothing to run
-    refused = plan("conv_dgrad", "n=1 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 dtype=f16", "gfx942")
+    refused = plan("conv_dgrad", "n=1 h=7 w=6 c=8 k=10 filter_y=3 filter_x=3 dtype=f32", "gfx942")
     with pytest.raises(ValueError, match="a refused plan has nothing to execute"):
         execute(refused, {})
     with pytest.raises(SpecError):
         plan("conv_fwd", "n=1 h=7 w=6 c=9 k=10 g=2 filter_y=3 filter_x=3 dtype=f16", "gfx942")
+
+
+# ---- conv_igemm_fwd, conv_igemm_dgrad, conv_igemm_wgrad ------------------------------------------
+
+IGEMM = [
+    # (kind, arch, problem, the broken variant of the negative control); small shapes, tails in every
+    # GEMM dimension, wave64 and wave32
+    ("conv_fwd", "gfx942", "n=1 h=5 w=6 c=8 k=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1",
+     "swap_taps"),
+    ("conv_fwd", "gfx1201", "n=1 h=6 w=5 c=8 k=16 g=2 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_w=2 dtype=bf16",
+     "drop_pad_mask"),
+    ("conv_dgrad", "gfx950", "n=1 h=6 w=5 c=8 k=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 dtype=bf16",
+     "flip_taps"),
+    ("conv_dgrad", "gfx1100", "n=1 h=5 w=5 c=8 k=8 g=2 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_w=2 dtype=f16",
+     "inexact_stride"),
+    ("conv_wgrad", "gfx942", "n=1 h=6 w=5 c=8 k=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16", "flip_taps"),
+    ("conv_wgrad", "gfx1201", "n=2 h=16 w=16 c=8 k=8 filter_y=1 filter_x=1 dtype=bf16", "drop_partial"),
+    ("conv_wgrad", "gfx950", "n=2 h=16 w=17 c=8 k=16 g=2 filter_y=1 filter_x=1 dtype=f16", "drop_partial"),
+]
+IGEMM_SPLIT = {"conv_wgrad": {"gfx942": 1, "gfx1201": 2, "gfx950": 2}}  # the split_k each wgrad case plans
+
+
+def _igemm_case(kind: str, arch: str, text: str, fault: str, *, drop_zero_init: bool = False):
+    """problem -> plan -> execute (optionally the plan with its zero_init dropped) -> the family's
+    float64 reference; (good, broken) comparisons, broken run with the builder fault."""
+    result = plan(kind, text, arch)
+    assert result.status == "planned", result.to_text()
+    if drop_zero_init:
+        launches = tuple(dataclasses.replace(launch, contract=dataclasses.replace(launch.contract, zero_init=()))
+                         for launch in result.launches)
+        result = dataclasses.replace(result, launches=launches)
+    first = result.launches[0]
+    family = IGEMM_FAMILIES[first.family]
+    spec = family.spec.from_kv(first.spec)
+    sizes = dict(first.contract.problem)
+    n, h, w, c, k, g = (sizes[key] for key in ("n", "h", "w", "c", "k", "g"))
+    ho, wo = output_hw(spec, h, w)
+    dtype = CONV_DTYPES[spec.dtype]
+    rng = np.random.default_rng(n * 1009 + h * 101 + w * 11 + c * 7 + k)
+    x = rng.uniform(-1.0, 1.0, (n, h, w, c)).astype(dtype)
+    wt = rng.uniform(-1.0, 1.0, (k, spec.filter_y, spec.filter_x, c // g)).astype(dtype)
+    dy = rng.uniform(-1.0, 1.0, (n, ho, wo, k)).astype(dtype)
+    bias = rng.uniform(-1.0, 1.0, k).astype(dtype)
+    inputs = {"input": x, "weight": wt, "dy": dy, "bias": bias, "g": g, "h": h, "w": w}
+    out = {"conv_fwd": "output", "conv_dgrad": "dx", "conv_wgrad": "dw"}[kind]
+    want = family.reference(spec, inputs)[out]
+    rtol, atol = IGEMM_TOL[first.family][spec.dtype]
+
+    def run_once(build):
+        got = np.full(want.size, 1000.0, dtype)
+        given = {"input": x.reshape(-1), "weight": wt.reshape(-1), "dy": dy.reshape(-1), "bias": bias, out: got}
+        execute(result, given, build=build, check_races=False)
+        return compare(got.reshape(want.shape), want, rtol=rtol, atol=atol, name=f"dispatch {kind} {spec.dtype}")
+
+    broken = _broken_main(family.build, fault)
+    return result, run_once(None), (None if drop_zero_init else run_once(broken))
+
+
+def _broken_main(build, fault):
+    """The builder with fault in the main kernel (a convert kernel has no faults)."""
+    return lambda family, spec, arch: build(spec, arch, _fault="" if getattr(spec, "convert", False) else fault)
+
+
+@pytest.mark.parametrize(("kind", "arch", "text", "fault"), IGEMM, ids=[f"{k}-{a}-{f}" for k, a, _, f in IGEMM])
+def test_dispatch_igemm_plan_on_the_simulator(kind, arch, text, fault):
+    result, good, broken = _igemm_case(kind, arch, text, fault)
+    assert result.launches[0].family == f"conv_igemm_{kind[5:]}"
+    if kind == "conv_wgrad":
+        split = IGEMM_SPLIT[kind][arch]
+        assert result.launches[0].spec.count(f"split_k={split} ") == 1
+        assert len(result.launches) == (2 if split > 1 else 1)
+    assert good.ok, good.message
+    assert not broken.ok, f"negative control ({fault}) passed: {broken.message}"
+
+
+def test_a_split_k_plan_without_its_zero_init_fails():
+    """Negative control through the plan: the workspace starts as NaN bytes, so the split-K main
+    kernel's atomics add into garbage unless the plan's zero_init is honoured."""
+    kind, arch, text, _ = IGEMM[-1]
+    result, good, _ = _igemm_case(kind, arch, text, "")
+    assert result.zero_init == ((0, "workspace"),) and good.ok, good.message
+    dropped, bad, _ = _igemm_case(kind, arch, text, "", drop_zero_init=True)
+    assert dropped.zero_init == () and not bad.ok, bad.message

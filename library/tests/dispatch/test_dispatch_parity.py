@@ -100,6 +100,31 @@ EDGE = {
         "dtype=bf16 mask=causal_br",
     ],
 }
+# The implicit-GEMM conv hooks (every conv kind): planned shapes (the largest atom, vec from the
+# channel runs and align, grouped, tails, split-K > 1 for wgrad), each hook reason, edge sizes.
+IGEMM_EDGE = [
+    "n=1 h=5 w=5 c=16 k=16 filter_y=1 filter_x=1 dtype=bf16",  # pointwise
+    "n=2 h=13 w=11 c=24 k=40 g=2 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16",  # grouped, tails
+    "n=1 h=9 w=9 c=12 k=20 filter_y=3 filter_x=3 stride_h=2 stride_w=2 dtype=f16 align=8",  # gcd 4, align 8
+    "n=1 h=9 w=9 c=3 k=16 filter_y=7 filter_x=7 pad_h=3 pad_w=3 stride_h=2 stride_w=2 dtype=bf16",  # stem, vec 1
+    "n=1 h=10 w=10 c=8 k=8 filter_y=3 filter_x=3 dil_h=2 dil_w=2 pad_h=2 pad_w=2 dtype=f16",  # dilated
+    "n=16 h=32 w=32 c=16 k=32 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16",  # long reduction: wgrad split-K
+    "n=64 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16",  # wgrad split-K at the cap
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f32",  # DTYPE_UNSUPPORTED (fwd: direct serves it)
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 layout=nchw",  # LAYOUT_UNSUPPORTED everywhere
+    "n=1 h=8 w=8 c=16 k=16 g=16 filter_y=3 filter_x=3 dtype=bf16",  # depthwise: fwd SHAPE_DEFERRED
+    "n=1 h=8 w=8 c=16 k=0 filter_y=3 filter_x=3 dtype=f16",  # dgrad EMPTY (k = 0)
+    "n=0 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16",  # wgrad EMPTY (n = 0)
+    "n=1 h=2 w=2 c=16 k=16 filter_y=3 filter_x=3 dtype=f16",  # dgrad / wgrad EMPTY (no dy pixel)
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f64 layout=nchw",  # two hook reasons, table order
+    "n=1 h=8 w=8 c=16384 k=16384 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16",  # TOO_LARGE (weights)
+    "n=1 h=8 w=8 c=8192 k=8192 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16",  # wgrad TOO_LARGE (f32 workspace)
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 stride_h=9 dtype=f16",  # SPEC_REFUSED (stride)
+]
+GRAD_INVALID = [
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 bias=1",  # a gradient has no epilogue
+    "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 relu=1",
+]
 INVALID = {
     "conv_fwd": [
         "", "n=1", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16 colour=red", "n=1 n=2",
@@ -171,6 +196,8 @@ def corpus() -> list[tuple[str, str, str]]:
             texts = [*EDGE[family], *INVALID[family], *EXTRA.get(kind, [])]
             make = _conv if family == "conv_fwd" else _attention
             texts += [_kv(make(rng)) for _ in range(PER_KIND_ARCH)]
+            if kind.startswith("conv"):
+                texts += IGEMM_EDGE + (GRAD_INVALID if kind != "conv_fwd" else [])
             rows += [(kind, text, arch) for text in texts]
     rows += [("conv_fwd", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16", "gfx900"),
              ("conv_transpose", "n=1", "gfx942")]

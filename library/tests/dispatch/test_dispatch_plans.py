@@ -119,11 +119,14 @@ def test_reasons_are_listed_in_table_order_with_fixed_text():
 
 def test_spec_and_contract_refusals_name_the_family_text():
     padded = plan("conv_fwd", CONV.replace("pad_h=1", "pad_h=5"), "gfx942")
-    assert [r.reasons for r in padded.rejected] == [("SPEC_REFUSED",), ("SPEC_REFUSED",)]  # both tiles tried
-    assert padded.rejected[0].detail.startswith("conv_direct_fwd: pad_h=5: must be in 0..2")
+    assert [(r.family, r.reasons) for r in padded.rejected] == \
+        [("conv_igemm_fwd", ("SPEC_REFUSED",))] * 2 + [("conv_direct_fwd", ("SPEC_REFUSED",))] * 2  # every tile
+    assert padded.rejected[0].detail.startswith("conv_igemm_fwd: pad_h=5: must be in 0..2")
+    assert padded.rejected[2].detail.startswith("conv_direct_fwd: pad_h=5: must be in 0..2")
     big = plan("conv_fwd", "n=64 h=1024 w=1024 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f32", "gfx942")
-    assert big.status == "refused" and big.rejected[0].reasons == ("TOO_LARGE",)
-    assert "buffer input needs 17179869184 bytes" in big.rejected[0].detail
+    assert big.status == "refused" and big.rejected[0].reasons == ("DTYPE_UNSUPPORTED",)  # igemm: f16, bf16
+    assert big.rejected[1].reasons == ("TOO_LARGE",)
+    assert "buffer input needs 17179869184 bytes" in big.rejected[1].detail
 
 
 def test_resource_refused_candidates_fall_through_to_the_next(monkeypatch):
@@ -134,15 +137,16 @@ def test_resource_refused_candidates_fall_through_to_the_next(monkeypatch):
 
     module = importlib.import_module("rocke_library.dispatch.dispatch")
 
-    first = plan("conv_fwd", CONV, "gfx942").launches[0].spec
+    f32 = CONV.replace("dtype=f16", "dtype=f32")  # conv_direct_fwd's problem (the MMA family has f16, bf16)
+    first = plan("conv_fwd", f32, "gfx942").launches[0].spec
 
     def check(table, spec, arch):
         if spec.to_kv() == first:
             raise refusals.ResourceRefusal("conv_direct_fwd: planted refusal")
 
     monkeypatch.setattr(module, "check_resources", check)
-    result = plan("conv_fwd", CONV, "gfx942")
-    assert result.rejected[0].reasons == ("RESOURCE_REFUSED",) and result.rejected[0].spec == first
+    result = plan("conv_fwd", f32, "gfx942")
+    assert result.rejected[-1].reasons == ("RESOURCE_REFUSED",) and result.rejected[-1].spec == first
     assert result.status == "planned" and result.launches[0].spec != first
     assert _spec(result)["tile_k"] == "32"
 
@@ -180,9 +184,10 @@ def test_an_empty_reduction_with_an_output_is_refused_empty():
     assert result.status == "refused" and result.rejected[0].reasons == ("EMPTY",)
 
 
-@pytest.mark.parametrize("kind", ["conv_dgrad", "conv_wgrad"])
-def test_kinds_without_a_family_are_refused_no_instance(kind):
-    assert HOOKS[kind] == ()
+@pytest.mark.parametrize("kind", sorted(HOOKS))
+def test_kinds_without_a_family_are_refused_no_instance(kind, monkeypatch):
+    """Every kind has a family on this build; one without (a build that drops it) is NO_INSTANCE."""
+    monkeypatch.setitem(HOOKS, kind, ())
     text = ATTN if kind.startswith("attention") else "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16"
     result = plan(kind, text, "gfx950")
     assert result.status == "refused"
@@ -229,7 +234,7 @@ def test_a_family_hook_is_one_line_in_dispatch():
     for families in HOOKS.values():
         for family, hook in families:
             assert hook.__module__.endswith(f"{family.name}.candidates")
-            assert f'(({family.name.upper()}, {family.name}_hook.candidates),)' in source
+            assert f'({family.name.upper()}, {family.name}_hook.candidates)' in source
 
 
 # ---- attention_bwd: launch sets ------------------------------------------------------------------

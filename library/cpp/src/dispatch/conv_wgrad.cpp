@@ -27,4 +27,6 @@ std::int64_t split_k(const ConvWgradProblem& problem, const arch::ArchTarget& ta
   return static_cast<std::int64_t>(std::max<__int128>(1, std::min<__int128>(split, kMaxSplitK)));
 }
 
+std::int64_t ConvWgradProblem::split_k(const arch::ArchTarget& target) const { return dispatch::split_k(*this, target); }
+
 }  // namespace rocke::library::dispatch

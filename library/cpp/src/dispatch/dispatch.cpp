@@ -18,6 +18,15 @@
 #include "rocke_library/kernels/conv/conv_direct_fwd/candidates.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/contract.hpp"
 #include "rocke_library/kernels/conv/conv_direct_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/candidates.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/contract.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_dgrad/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_fwd/candidates.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_fwd/contract.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_fwd/register.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/candidates.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/contract.hpp"
+#include "rocke_library/kernels/conv/conv_igemm_wgrad/register.hpp"
 
 namespace rocke::library::dispatch {
 
@@ -80,11 +89,33 @@ const std::vector<Hook<AttentionBwdProblem>>& attention_bwd_hooks() {
   return hooks;
 }
 
+// conv_fwd: the MMA implicit GEMM first, the direct kernel for what it refuses.
 const std::vector<Hook<ConvFwdProblem>>& conv_fwd_hooks() {
   namespace fam = kernels::conv::conv_direct_fwd;
+  namespace igemm = kernels::conv::conv_igemm_fwd;
   static const std::vector<Hook<ConvFwdProblem>> hooks = {
+      {"conv_igemm_fwd", [](const ConvFwdProblem& p, const arch::ArchTarget& t) { return igemm::candidates(p, t); },
+       &igemm::kRefusals, launcher<igemm::ConvIgemmFwdSpec>(igemm::launch)},
       {"conv_direct_fwd", [](const ConvFwdProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); },
        &fam::kRefusals, launcher<fam::ConvDirectFwdSpec>(fam::launch)},
+  };
+  return hooks;
+}
+
+const std::vector<Hook<ConvDgradProblem>>& conv_dgrad_hooks() {
+  namespace fam = kernels::conv::conv_igemm_dgrad;
+  static const std::vector<Hook<ConvDgradProblem>> hooks = {
+      {"conv_igemm_dgrad", [](const ConvDgradProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); },
+       &fam::kRefusals, launcher<fam::ConvIgemmDgradSpec>(fam::launch)},
+  };
+  return hooks;
+}
+
+const std::vector<Hook<ConvWgradProblem>>& conv_wgrad_hooks() {
+  namespace fam = kernels::conv::conv_igemm_wgrad;
+  static const std::vector<Hook<ConvWgradProblem>> hooks = {
+      {"conv_igemm_wgrad", [](const ConvWgradProblem& p, const arch::ArchTarget& t) { return fam::candidates(p, t); },
+       &fam::kRefusals, launcher<fam::ConvIgemmWgradSpec>(fam::launch)},
   };
   return hooks;
 }
@@ -152,6 +183,20 @@ Outcome try_candidate(const Hook<P>& hook, const Candidate& candidate, const std
   }
 }
 
+// Python: _try_all -- the candidate's launches (it, then its `then` ones), or the first one's rejection.
+template <class P>
+Outcome try_all(const Hook<P>& hook, const Candidate& candidate, const std::string& arch, std::vector<Launch>& launches) {
+  Outcome outcome = try_candidate(hook, candidate, arch);
+  if (!outcome.launch.has_value()) return outcome;
+  launches.push_back(std::move(*outcome.launch));
+  for (const Candidate& part : candidate.then) {
+    Outcome next = try_candidate(hook, part, arch);
+    if (!next.launch.has_value()) return next;
+    launches.push_back(std::move(*next.launch));
+  }
+  return {};
+}
+
 template <class P>
 Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>>& hooks,
          const LaunchSet* launch_set = nullptr) {
@@ -171,10 +216,9 @@ Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>
         rejected.push_back(std::move(*outcome.rejection));
         continue;
       }
-      Outcome outcome = try_candidate(hook, candidate, target.name);
-      if (outcome.launch.has_value()) {
-        return Plan{kind, target.name, kv, "planned", {std::move(*outcome.launch)}, rejected};
-      }
+      std::vector<Launch> launches;
+      Outcome outcome = try_all(hook, candidate, target.name, launches);
+      if (!outcome.rejection.has_value()) return Plan{kind, target.name, kv, "planned", std::move(launches), rejected};
       rejected.push_back(std::move(*outcome.rejection));
     }
   }
@@ -182,12 +226,6 @@ Plan run(const P& problem, std::string_view arch_name, const std::vector<Hook<P>
     rejected.push_back(Rejection{"", "", {"NO_INSTANCE"}, util::cat(kind, ": no family of this build serves it")});
   }
   return Plan{kind, target.name, kv, "refused", {}, rejected};
-}
-
-template <class P>
-const std::vector<Hook<P>>& no_hooks() {
-  static const std::vector<Hook<P>> hooks;
-  return hooks;
 }
 
 const std::vector<std::string_view> kKinds = {"attention_bwd", "attention_fwd", "conv_dgrad", "conv_fwd", "conv_wgrad"};
@@ -204,11 +242,11 @@ Plan dispatch(const AttentionFwdProblem& problem, std::string_view arch) {
   return run(problem, arch, attention_fwd_hooks());
 }
 Plan dispatch(const ConvDgradProblem& problem, std::string_view arch) {
-  return run(problem, arch, no_hooks<ConvDgradProblem>());
+  return run(problem, arch, conv_dgrad_hooks());
 }
 Plan dispatch(const ConvFwdProblem& problem, std::string_view arch) { return run(problem, arch, conv_fwd_hooks()); }
 Plan dispatch(const ConvWgradProblem& problem, std::string_view arch) {
-  return run(problem, arch, no_hooks<ConvWgradProblem>());
+  return run(problem, arch, conv_wgrad_hooks());
 }
 
 namespace {

@@ -20,13 +20,39 @@ std::pair<std::vector<WorkspaceSlice>, std::int64_t> layout_workspace(
   return {slices, offset};
 }
 
+bool reads_workspace(const Launch& launch) {
+  for (const families::KernelArg& arg : launch.contract.args) {
+    if (arg.name == "workspace" && arg.role == "input") return true;
+  }
+  return false;
+}
+
 std::pair<std::vector<WorkspaceSlice>, std::int64_t> Plan::workspace() const {
   if (shared) return {shared->slices, shared->bytes};
   std::vector<std::pair<std::string, std::int64_t>> requests;
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    requests.emplace_back(util::cat(std::to_string(i), ".", launches[i].family), launches[i].contract.workspace_bytes);
+    requests.emplace_back(util::cat(std::to_string(i), ".", launches[i].family),
+                          reads_workspace(launches[i]) ? 0 : launches[i].contract.workspace_bytes);
   }
   return layout_workspace(requests);
+}
+
+std::optional<WorkspaceSlice> Plan::workspace_slice(std::size_t index) const {
+  std::vector<WorkspaceSlice> slices = workspace().first;
+  auto find = [&](std::size_t i) -> std::optional<WorkspaceSlice> {
+    std::string name = util::cat(std::to_string(i), ".", launches[i].family);
+    for (const WorkspaceSlice& piece : slices) {
+      if (piece.name == name) return piece;
+    }
+    return std::nullopt;
+  };
+  const Launch& launch = launches[index];
+  if (!reads_workspace(launch)) return find(index);
+  for (std::size_t earlier = index; earlier-- > 0;) {
+    if (launches[earlier].family != launch.family) continue;
+    if (std::optional<WorkspaceSlice> piece = find(earlier)) return piece;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::pair<std::size_t, std::string>> Plan::zero_init() const {

@@ -20,6 +20,8 @@ const std::vector<Reason> kReasons = {
      "the family's resource-refusal table lists the candidate spec on this arch"},
     {"TOO_LARGE",
      "the launch contract refuses the problem's sizes (an i32 size or buffer offset overflows)"},
+    {"SHAPE_DEFERRED",
+     "the family leaves this problem shape to a later family of the kind, whose kernel suits it better"},
     {"NO_INSTANCE",
      "no family of this build serves this problem kind"},
 };

@@ -1,7 +1,6 @@
 """The convolution data-gradient problem: dx[N, H, W, C] from dy[N, Ho, Wo, K] and w[K, Y, X, C/g].
 Fields and rules: those of conv_fwd (bias and relu must be 0: a gradient has neither).
-No family serves it on this build (conv_igemm_dgrad lands with its hook): dispatch refuses it
-with NO_INSTANCE. C++ twin: rocke_library/dispatch/conv_dgrad.hpp.
+conv_igemm_dgrad serves it. C++ twin: rocke_library/dispatch/conv_dgrad.hpp.
 """
 
 from __future__ import annotations

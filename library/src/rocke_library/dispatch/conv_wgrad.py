@@ -1,7 +1,7 @@
 """The convolution weight-gradient problem: dw[K, Y, X, C/g] = sum over N, Ho, Wo of dy x x.
-Fields and rules: those of conv_fwd (bias and relu must be 0). No family serves it on this build
-(conv_igemm_wgrad lands with its hook, which takes its split-K from `split_k`): dispatch refuses
-it with NO_INSTANCE. C++ twin: rocke_library/dispatch/conv_wgrad.hpp.
+Fields and rules: those of conv_fwd (bias and relu must be 0). conv_igemm_wgrad serves it; its
+hook takes the split-K factor from `problem.split_k(target)` (the rule below: dispatch decides it,
+kernels do not import dispatch). C++ twin: rocke_library/dispatch/conv_wgrad.hpp.
 
 Split-K: the GEMM view of wgrad is M = K/g, N = Y*X*C/g per group, reduced over N*Ho*Wo. With
 tiles of SPLIT_TILE x SPLIT_TILE, `tiles` = g * ceil(M / tile) * ceil(N / tile) workgroups fill
@@ -38,6 +38,10 @@ class ConvWgradProblem(ConvProblem):
     def dead(self) -> bool:
         """Nothing to write: dw[K, Y, X, C/g] is empty."""
         return self.k * self.taps * (self.c // self.g) == 0
+
+    def split_k(self, target: ArchTarget) -> int:
+        """The split-K factor on target (split_k below)."""
+        return split_k(self, target)
 
 
 def split_k(problem: ConvWgradProblem, target: ArchTarget) -> int:

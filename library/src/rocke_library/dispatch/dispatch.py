@@ -7,8 +7,9 @@ candidate in order: the hook's own reasons; else the spec (its rules: SPEC_REFUS
 family's resource-refusal table (RESOURCE_REFUSED) and the launch contract for the problem
 (TOO_LARGE). The first candidate with no reason is planned; every one tried before it is
 listed as rejected. A dead problem (its `dead()`: empty outputs) is planned as no launch before
-any hook runs. A kind no family serves is refused with NO_INSTANCE.
-A candidate that is a launch set (Candidate.parts: the attention backward) is checked part by
+any hook runs. A kind no family serves is refused with NO_INSTANCE. A candidate with `then`
+launches of its family (a split-K reduction's convert) is planned only when each passes the
+same checks. A candidate that is a launch set (Candidate.parts: the attention backward) is checked part by
 part in launch order (spec and arch rules: SPEC_REFUSED, refusal table: RESOURCE_REFUSED, each
 naming the part's family), then its kind's assembler (LAUNCH_SETS) lays out the launches and
 the shared workspace; a contract refusing the problem is TOO_LARGE naming its family.
@@ -34,6 +35,12 @@ from rocke_library.kernels.attention.backward_plan import ComponentLaunchError
 from rocke_library.kernels.candidate import Candidate
 from rocke_library.kernels.conv.conv_direct_fwd import candidates as conv_direct_fwd_hook
 from rocke_library.kernels.conv.conv_direct_fwd.family import FAMILY as CONV_DIRECT_FWD
+from rocke_library.kernels.conv.conv_igemm_dgrad import candidates as conv_igemm_dgrad_hook
+from rocke_library.kernels.conv.conv_igemm_dgrad.family import FAMILY as CONV_IGEMM_DGRAD
+from rocke_library.kernels.conv.conv_igemm_fwd import candidates as conv_igemm_fwd_hook
+from rocke_library.kernels.conv.conv_igemm_fwd.family import FAMILY as CONV_IGEMM_FWD
+from rocke_library.kernels.conv.conv_igemm_wgrad import candidates as conv_igemm_wgrad_hook
+from rocke_library.kernels.conv.conv_igemm_wgrad.family import FAMILY as CONV_IGEMM_WGRAD
 
 from . import attention_bwd
 from .attention_bwd import AttentionBwdProblem
@@ -55,13 +62,17 @@ KINDS: dict[str, type[Problem]] = {
     "conv_wgrad": ConvWgradProblem,
 }
 
-# Per kind, (family, hook) in the order dispatch tries them.
+# Per kind, (family, hook) in the order dispatch tries them. conv_fwd: the MMA implicit GEMM
+# first, the direct kernel for what it refuses (f32 / f64, depthwise, nchw ...).
 HOOKS: dict[str, tuple[tuple[Family, Hook], ...]] = {
     "attention_bwd": ((ATTENTION_BWD_MAIN, attention_bwd_main_hook.candidates),),
     "attention_fwd": ((ATTENTION_FWD, attention_fwd_hook.candidates),),
-    "conv_dgrad": (),
-    "conv_fwd": ((CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),),
-    "conv_wgrad": (),
+    "conv_dgrad": ((CONV_IGEMM_DGRAD, conv_igemm_dgrad_hook.candidates),),
+    "conv_fwd": (
+        (CONV_IGEMM_FWD, conv_igemm_fwd_hook.candidates),
+        (CONV_DIRECT_FWD, conv_direct_fwd_hook.candidates),
+    ),
+    "conv_wgrad": ((CONV_IGEMM_WGRAD, conv_igemm_wgrad_hook.candidates),),
 }
 
 
@@ -91,6 +102,17 @@ def problem_kind(kind: str) -> type[Problem]:
 def parse_problem(kind: str, text: str) -> Problem:
     """The problem of kind from a caller's kv text (Problem.parse); ValueError when malformed."""
     return problem_kind(kind).parse(text)
+
+
+def _try_all(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | None, tuple[Launch, ...]]:
+    """The candidate's launches (it, then its `then` ones), or the first one's rejection."""
+    launches = []
+    for part in (candidate, *candidate.then):
+        rejection, launch = _try(family, part, arch)
+        if launch is None:
+            return rejection, ()
+        launches.append(launch)
+    return None, tuple(launches)
 
 
 def _try(family: Family, candidate: Candidate, arch: str) -> tuple[Rejection | None, Launch | None]:
@@ -152,9 +174,9 @@ def dispatch(problem: Problem, arch: str) -> Plan:
             if kind in LAUNCH_SETS:
                 rejection, launches, shared = _try_set(kind, candidate, target)
             else:
-                rejection, launch = _try(family, candidate, target.name)
-                launches, shared = (launch,) if launch is not None else None, None
-            if launches is not None:
+                rejection, launches = _try_all(family, candidate, target.name)
+                shared = None
+            if launches:
                 return Plan(kind, target.name, kv, "planned", launches, tuple(rejected), shared)
             assert rejection is not None
             rejected.append(rejection)

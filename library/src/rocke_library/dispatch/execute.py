@@ -2,11 +2,13 @@
 
 `execute(plan, given)` builds each launch's kernel (its family's builder, with the resource-refusal
 table checked as every engine entry point does), zero-fills the buffers the plan lists before
-the launch that needs them, gives the plan's workspace (one zeroed byte buffer, each launch its
-slice as the argument `workspace`) and runs rocke.sim with the contract's grid, block and
+the launch that needs them, gives the plan's workspace (one byte buffer, each launch its slice as
+the argument `workspace`, viewed as the argument's element type) and runs rocke.sim with the contract's grid, block and
 argument order (`LaunchContract.ordered_args`): a host launching the plan does exactly this.
 `given` maps argument names to numpy buffers and caller scalars (e.g. attention's `scale`),
 shared by every launch. `build` replaces the builder (a negative control passes a broken one).
+The workspace starts as 0xFF bytes (NaN in f32), as a fresh host allocation holds anything: only
+the plan's zero_init makes it zero, so a plan that forgets one fails its numeric check.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from rocke_library.families import defined
 
 from .plan import Plan
 
+ELEMENT_TYPES = {"ptr<f32, global>": "float32", "ptr<f16, global>": "float16", "ptr<i32, global>": "int32"}
+
 
 def execute(plan: Plan, given: Mapping[str, Any], *, build: Callable[[Any, Any, str], Any] | None = None,
             check_races: bool = True) -> None:
@@ -30,9 +34,8 @@ def execute(plan: Plan, given: Mapping[str, Any], *, build: Callable[[Any, Any, 
     if plan.status == "refused":
         raise ValueError(f"{plan.kind}: a refused plan has nothing to execute")
     families = {family.name: family for family in defined()}
-    slices, total = plan.workspace
-    workspace = np.zeros(total, np.uint8)
-    by_launch = {int(piece.name.split(".")[0]): piece for piece in slices}
+    _, total = plan.workspace
+    workspace = np.full(total, 0xFF, np.uint8)
     zero = plan.zero_init
     for i, launch in enumerate(plan.launches):
         family = families[launch.family]
@@ -40,13 +43,14 @@ def execute(plan: Plan, given: Mapping[str, Any], *, build: Callable[[Any, Any, 
         spec = family.spec.from_kv(launch.spec)
         kernel = build_family(family, spec, plan.arch) if build is None else build(family, spec, plan.arch)
         args = dict(given)
+        contract = launch.contract
+        piece = plan.workspace_slice(i)
+        if piece is not None:
+            element = np.dtype(ELEMENT_TYPES[contract.arg("workspace").type])
+            args["workspace"] = workspace[piece.offset:piece.offset + piece.bytes].view(element)
         for index, name in zero:
             if index == i:
                 args[name][...] = 0
-        if i in by_launch:
-            piece = by_launch[i]
-            args["workspace"] = workspace[piece.offset:piece.offset + piece.bytes]
-        contract = launch.contract
         args = {name: value for name, value in args.items() if name in {arg.name for arg in contract.args}}
         run(kernel, arch=plan.arch, grid=contract.grid, block=contract.block, args=contract.ordered_args(args),
             check_races=check_races)

@@ -2,10 +2,12 @@
 
 A plan is one of
 * planned: the ordered launches (family, spec kv, the launch contract for the problem), the
-  workspace layout (one slice per launch that needs workspace, each at a 256-byte aligned offset)
-  and the buffers to zero first ({launch, arg}); a launch set whose launches share named
-  workspace slices (the attention backward) has the layout its plan assembler gives instead
-  (`shared`: slices named by the argument they bind, and its own zero-init list);
+  workspace layout (one slice per launch that needs workspace, each at a 256-byte aligned offset;
+  a launch that only reads its workspace, role input, reads the slice of the latest launch of its
+  family before it: a split-K reduction's convert kernel) and the buffers to zero first ({launch, arg});
+  a launch set whose launches share named workspace slices (the attention backward) has the layout
+  its plan assembler gives instead (`shared`: slices named by the argument they bind, and its own
+  zero-init list);
 * dead: the problem has nothing to compute (empty outputs): no launch, nothing to zero;
 * refused: no candidate is usable.
 `rejected` lists, in order, every candidate tried and not taken, with its reason codes (table
@@ -50,6 +52,11 @@ def layout_workspace(requests: Sequence[tuple[str, int]]) -> tuple[tuple[Workspa
         slices.append(WorkspaceSlice(name, offset, nbytes))
         offset += -(-nbytes // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
     return tuple(slices), offset
+
+
+def reads_workspace(launch: Launch) -> bool:
+    """The launch only reads its workspace (an earlier launch of its family wrote it)."""
+    return any(arg.name == "workspace" and arg.role == "input" for arg in launch.contract.args)
 
 
 @dataclass(frozen=True)
@@ -98,8 +105,22 @@ class Plan:
     def workspace(self) -> tuple[tuple[WorkspaceSlice, ...], int]:
         if self.shared is not None:
             return self.shared.slices, self.shared.bytes
-        return layout_workspace([(f"{i}.{launch.family}", launch.contract.workspace_bytes)
+        return layout_workspace([(f"{i}.{launch.family}",
+                                  0 if reads_workspace(launch) else launch.contract.workspace_bytes)
                                  for i, launch in enumerate(self.launches)])
+
+    def workspace_slice(self, index: int) -> WorkspaceSlice | None:
+        """The slice launch `index` gets as its `workspace` argument: its own, or for a launch that
+        only reads its workspace the slice of the latest launch of its family before it."""
+        slices = {piece.name: piece for piece in self.workspace[0]}
+        launch = self.launches[index]
+        if not reads_workspace(launch):
+            return slices.get(f"{index}.{launch.family}")
+        for earlier in range(index - 1, -1, -1):
+            name = f"{earlier}.{self.launches[earlier].family}"
+            if self.launches[earlier].family == launch.family and name in slices:
+                return slices[name]
+        return None
 
     @property
     def zero_init(self) -> tuple[tuple[int, str], ...]:

@@ -16,15 +16,18 @@ from dataclasses import dataclass
 class Candidate:
     """One candidate: the family, its spec's kv text and the problem sizes of the family's launch
     contract; or, when the hook already rejects it, no spec and the reason codes (with a detail).
-    A kind served by several launches (the attention backward) has candidates that are launch
-    sets: `parts` lists (family, spec kv) of every launch in order, `spec` is empty and `sizes`
-    is the problem its plan assembler takes."""
+    `then`: the launches of the same family that follow it in the plan (e.g. a split-K reduction's
+    convert kernel), each checked like the first; the candidate is taken only when all pass.
+    A kind served by launches of several families (the attention backward) has candidates that
+    are launch sets: `parts` lists (family, spec kv) of every launch in order, `spec` is empty and
+    `sizes` is the problem its plan assembler takes."""
 
     family: str
     spec: str = ""
     sizes: tuple[tuple[str, int], ...] = ()  # the contract's problem, sorted by name
     reasons: tuple[str, ...] = ()
     detail: str = ""
+    then: tuple[Candidate, ...] = ()
     parts: tuple[tuple[str, str], ...] = ()  # a launch set: (family, spec kv) per launch, in launch order
 
 

@@ -1,5 +1,4 @@
-// rocKE library: the convolution data-gradient problem (no family serves it on this build:
-// dispatch refuses it with NO_INSTANCE).
+// rocKE library: the convolution data-gradient problem (conv_igemm_dgrad serves it).
 // Python twin: rocke_library/dispatch/conv_dgrad.py
 #pragma once
 

@@ -1,5 +1,5 @@
-// rocKE library: the convolution weight-gradient problem and its split-K choice (no family serves
-// it on this build: dispatch refuses it with NO_INSTANCE).
+// rocKE library: the convolution weight-gradient problem and its split-K choice (conv_igemm_wgrad's
+// hook takes it from problem.split_k(target)).
 // Python twin: rocke_library/dispatch/conv_wgrad.py
 #pragma once
 
@@ -22,6 +22,8 @@ struct ConvWgradProblem : ConvProblem<ConvWgradProblem> {
   }
   // Nothing to write: dw[K, Y, X, C/g] is empty.
   bool dead() const { return static_cast<__int128>(k) * taps() * (c / g) == 0; }
+  // The split-K factor on target (split_k below).
+  std::int64_t split_k(const arch::ArchTarget& target) const;
 };
 
 // The split-K factor of a wgrad problem on target (Python docstring).

@@ -48,6 +48,9 @@ struct Launch {
   families::LaunchContract contract;
 };
 
+// The launch only reads its workspace (an earlier launch of its family wrote it).
+bool reads_workspace(const Launch& launch);
+
 struct Plan {
   std::string kind;
   std::string arch;
@@ -58,6 +61,9 @@ struct Plan {
   std::optional<Workspace> shared = std::nullopt;  // the assembler's layout of a launch set
 
   std::pair<std::vector<WorkspaceSlice>, std::int64_t> workspace() const;
+  // The slice launch `index` gets as its `workspace` argument: its own, or for a launch that only
+  // reads its workspace the slice of the latest launch of its family before it.
+  std::optional<WorkspaceSlice> workspace_slice(std::size_t index) const;
   std::vector<std::pair<std::size_t, std::string>> zero_init() const;
   families::Json to_dict() const;
   std::string to_json() const;

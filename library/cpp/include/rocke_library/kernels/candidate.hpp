@@ -15,7 +15,8 @@
 namespace rocke::library::kernels {
 
 // One candidate: the family, its spec's kv text and the contract's problem sizes; or, when the
-// hook already rejects it, no spec and the reason codes (with a detail). A launch set (the
+// hook already rejects it, no spec and the reason codes (with a detail). `then`: the launches of
+// the same family that follow it in the plan, each checked like the first. A launch set (the
 // attention backward): parts lists (family, spec kv) of every launch in order, spec is empty and
 // sizes is the problem its plan assembler takes.
 struct Candidate {
@@ -24,6 +25,7 @@ struct Candidate {
   families::ProblemSizes sizes;
   std::vector<std::string> reasons;
   std::string detail;
+  std::vector<Candidate> then{};
   std::vector<std::pair<std::string, std::string>> parts = {};
 };
 

@@ -197,7 +197,7 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
                            common({{"block", kElementwiseBlock}, {"dkv_mode", kv_mode}, {"dq_mode", std::string(dq_mode)},
                                    {"vec", access_width(problem, written, kConvertMaxVec)}}));
       }
-      out.push_back(Candidate{std::string(kFamily), "", sizes, {}, "", parts});
+      out.push_back(Candidate{std::string(kFamily), "", sizes, {}, "", {}, parts});
     }
   }
   return out;
