@@ -184,7 +184,8 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
       if (dq_mode == "split") {
         auto [dq_m, dq_n, dq_waves] = dq_tile(target, op->n);
         parts.emplace_back(std::string(kDq), common({{"block_m", dq_m}, {"block_n", dq_n}, {"lds_pad", kLdsPad},
-                                                     {"mask", problem.mask}, {"op_id", op->id}, {"waves", dq_waves}}));
+                                                     {"mask", problem.mask}, {"op_id", op->id}, {"qdo_lds", kQdoLds},
+                                                     {"waves", dq_waves}}));
       }
       if (dq_mode == "atomic" || kv_mode != "direct") {
         std::vector<std::string_view> written;

@@ -44,6 +44,7 @@ DQ = dq_spec.AttentionBwdDqSpec.FAMILY
 CONVERT = convert_spec.AttentionBwdConvertSpec.FAMILY
 DQ_MODE_ORDER = ("split", "atomic")
 LDS_PAD = 8
+QDO_LDS = 0  # dq keeps Q and dO in registers: the wave32 head_dim 128 tiles it ships staged are refused here
 ELEMENTWISE_BLOCK = 256  # prep and convert threads per workgroup
 WAVE32_MAX_HEAD_DIM = 64  # main's dK / dV registers spill above it on wave32 (see the module docstring)
 PREP_MAX_VEC = 8  # 16 bytes of f16 / bf16: the widest access
@@ -156,7 +157,8 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
             if dq_mode == "split":
                 dq_m, dq_n, dq_waves = dq_tile(target, op.n)
                 parts.append((DQ, spec_kv({**common, "block_m": dq_m, "block_n": dq_n, "lds_pad": LDS_PAD,
-                                           "mask": problem.mask, "op_id": op.id, "waves": dq_waves})))
+                                           "mask": problem.mask, "op_id": op.id, "qdo_lds": QDO_LDS,
+                                           "waves": dq_waves})))
             if dq_mode == "atomic" or kv_mode != "direct":
                 written = (("dq",) if dq_mode == "atomic" else ()) + (("dk", "dv") if kv_mode != "direct" else ())
                 parts.append((CONVERT, spec_kv({**common, "block": ELEMENTWISE_BLOCK, "dkv_mode": kv_mode,

@@ -19,6 +19,8 @@ namespace rocke::library::kernels::attention::attention_bwd_main {
 
 inline constexpr std::array<std::string_view, 2> kDqModeOrder = {"split", "atomic"};
 inline constexpr std::int64_t kLdsPad = 8;
+// dq keeps Q and dO in registers: the wave32 head_dim 128 tiles it ships staged are refused here
+inline constexpr std::int64_t kQdoLds = 0;
 inline constexpr std::int64_t kElementwiseBlock = 256;  // prep and convert threads per workgroup
 // main's dK / dV registers spill above it on wave32 (16 keys a wave, 128 of 256 VGPRs at head_dim 128)
 inline constexpr std::int64_t kWave32MaxHeadDim = 64;
