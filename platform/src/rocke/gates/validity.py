@@ -92,6 +92,12 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
     return rows
 
 
+def measure_configs(family: Family, configs: list[ConfigLine], *, jobs: int = 1) -> list[ValidityRow]:
+    """The gate's measurement, at the running LLVM's flavor, of config lines no config file lists
+    (e.g. the specs a planner picks for problems): one row each; a row with a problem could not ship."""
+    return _measure(family, configs, running_flavor(), jobs, Progress("validity", len(configs), quiet=True))
+
+
 def config_problem(config: ConfigLine, res: Resources) -> tuple[str, str]:
     """(refusal reason or "", the gate's problem or ""): a must-build config must be shippable."""
     reason = refusal_reason(res) or ""
