@@ -1,8 +1,8 @@
-// rocKE library: the attention backward problem (fields and rules of attention_fwd; gradients laid
-// out like their tensors) and the plan assembler of its launch set prep -> main -> [dq] ->
-// [convert]: each part's checks by family name, and assemble (plan_attention_bwd turned into the
-// dispatch plan's launches and shared workspace).
+// rocKE library: the attention backward problem and the plan assembler of its launch set.
 // Python twin: rocke_library/dispatch/attention_bwd.py
+// Fields and rules of attention_fwd, gradients laid out like their tensors; the launch set prep ->
+// main -> [dq] -> [convert]: each part's checks by family name, and assemble (plan_attention_bwd
+// turned into the dispatch plan's launches and shared workspace).
 #pragma once
 
 #include <string>

@@ -103,7 +103,7 @@ def test_split_slices_lie_past_the_zero_region() -> None:
     prep = {a["name"]: a for a in plan.launches[0].args}
     assert prep["zero_count"]["value"] == slices["dq_acc"].bytes // 4
     dq = AttentionBwdDqSpec.from_kv("block_m=64 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_tl "
-                                    "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=2")
+                                    "op_id=mfma_f32_32x32x8_f16 qdo_lds=0 seq_mode=batched waves=2")
     plan = plan_attention_bwd(PROBLEM, _specs("split", "split") | {"attention_bwd_dq": dq}, records=RECORDS)
     assert [s.name for s in plan.slices] == ["lse2", "delta", "dk_acc", "dv_acc"] and plan.zero is None
     prep = {a["name"]: a for a in plan.launches[0].args}

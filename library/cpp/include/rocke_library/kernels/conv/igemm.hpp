@@ -1,10 +1,10 @@
-// rocKE library: shared pieces of the implicit-GEMM conv families -- the dtype, vector and tile rules
-// of a spec: f16/bf16 inputs, the MMA atom and the tile-GEMM main loop's tile
-// (families::check_tile_gemm); the prologue every builder emits before its operands (the main loop
-// placed at the workgroup's tile, the group and split-K part of workgroup z, the per-group channel
-// counts, the output extents), the buffer resource of a dense NHWC tensor; and the host-side sizes
-// of one problem with their launch checks (conv_problem).
+// rocKE library: shared pieces of the implicit-GEMM conv families.
 // Python twin: rocke_library/kernels/conv/igemm.py
+// The dtype, vector and tile rules of a spec (f16/bf16 inputs, the MMA atom and the tile-GEMM main
+// loop's tile: families::check_tile_gemm); the prologue every builder emits before its operands (the
+// main loop placed at the workgroup's tile, the group and split-K part of workgroup z, the per-group
+// channel counts, the output extents); the buffer resource of a dense NHWC tensor; and the host-side
+// sizes of one problem with their launch checks (conv_problem).
 #pragma once
 
 #include <array>

@@ -1,8 +1,8 @@
-// rocKE library: launch-contract sizes shared by the attention backward families -- the problem's
-// sizes and strides checked and completed, buffer extents of the [S, H, D] tensors and of the
-// per-row LSE2 / D arrays. A tensor is query-side (S_q rows, h_q heads) or key-side (S_k rows,
-// h_kv heads); strides in elements, default contiguous [B, S, H, D] (batched) or [T, H, D] (varlen).
+// rocKE library: launch-contract sizes shared by the attention backward families.
 // Python twin: rocke_library/kernels/attention/common/launch.py
+// The problem's sizes and strides checked and completed, buffer extents of the [S, H, D] tensors and
+// of the per-row LSE2 / D arrays. A tensor is query-side (S_q rows, h_q heads) or key-side (S_k rows,
+// h_kv heads); strides in elements, default contiguous [B, S, H, D] (batched) or [T, H, D] (varlen).
 #pragma once
 
 #include <array>
