@@ -129,6 +129,10 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["sim", "elementwise", "--spec", "block=64 dtype=f16 op=silu vec=4"],
             ["sim", "nosuchfamily", "--config", "0"],
             ["sim", "elementwise", "--config", "0", "--arch", "gfx1201"],
+            ["sim", "attention_bwd", "--problem", "batch=1"],
+            ["sim", "nosuchkind", "--problem", "batch=1", "--arch", "gfx942"],
+            ["sim", "elementwise", "--problem", "x" * 5000, "--arch", "gfx942"],
+            ["sim", "elementwise", "--config", "0", "--problem", "batch=1"],
         ],
         "bench": [
             ["bench", "--json", absent],

@@ -6,6 +6,8 @@ planners. A planner maps a problem of one kind (e.g. ``conv_fwd``) on an arch to
 A planner's ``plan(text, arch)`` returns ``(plan JSON, plan text, status)`` (status ``planned``,
 ``dead`` or ``refused``) and raises ValueError for a malformed problem; ``cpp_engine`` names the
 extension module whose ``plan(kind, text, arch)`` is its C++ twin (same tuple, same errors).
+A planner may also ``simulate(text, arch, seed)``: run the planned launches on the simulator and
+compare with the kind's reference (a rocke.sim.Comparison; `rocke sim KIND --problem`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rocke.sim import Comparison
 
 PLANNER_GROUP = "rocke.planners"
 PLAN_STATUSES = ("planned", "dead", "refused")
@@ -25,6 +31,7 @@ class Planner:
     plan: Callable[[str, str], tuple[str, str, str]]
     cpp_engine: str = ""
     families: tuple[str, ...] = ()  # the families whose candidates serve the kind, in dispatch order
+    simulate: Callable[[str, str, int], Comparison] | None = None
 
 
 def discover_planners() -> dict[str, Planner]:

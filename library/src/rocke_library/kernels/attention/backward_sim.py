@@ -77,13 +77,15 @@ def run_plan(plan: BackwardPlan, tensors: Mapping[str, np.ndarray], *, faults: M
 @dataclass(frozen=True)
 class Case:
     """One backward problem: per-sequence lengths (batched: all equal), heads, and the batched
-    layout ("bshd" contiguous, "bhsd" through the strides)."""
+    layout ("bshd" contiguous, "bhsd" through the strides); strides, when given, are the problem's
+    own stride fields (name, elements), which override the layout's."""
 
     seqlens_q: tuple[int, ...]
     seqlens_k: tuple[int, ...]
     heads_q: int
     heads_kv: int
     layout: str = "bshd"
+    strides: tuple[tuple[str, int], ...] = ()
 
 
 def problem_of(seq_mode: str, head_dim: int, arch: str, case: Case) -> dict[str, object]:
@@ -92,7 +94,7 @@ def problem_of(seq_mode: str, head_dim: int, arch: str, case: Case) -> dict[str,
     problem: dict[str, object] = {"arch": arch, "heads_q": case.heads_q, "heads_kv": case.heads_kv, "batch": batch}
     if seq_mode == "varlen":
         problem.update(max_seqlen_q=max(case.seqlens_q), max_seqlen_k=max(case.seqlens_k),
-                       total_q=sum(case.seqlens_q), total_k=sum(case.seqlens_k))
+                       total_q=sum(case.seqlens_q), total_k=sum(case.seqlens_k), **dict(case.strides))
         return problem
     s_q, s_k = case.seqlens_q[0], case.seqlens_k[0]
     problem.update(seqlen_q=s_q, seqlen_k=s_k)
@@ -101,6 +103,7 @@ def problem_of(seq_mode: str, head_dim: int, arch: str, case: Case) -> dict[str,
             s, h = (s_k, case.heads_kv) if kv_tensor(t) else (s_q, case.heads_q)
             problem.update({f"{t}_stride_b": h * s * head_dim, f"{t}_stride_s": head_dim,
                             f"{t}_stride_h": s * head_dim})
+    problem.update(dict(case.strides))
     return problem
 
 

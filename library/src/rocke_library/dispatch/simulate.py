@@ -1,0 +1,58 @@
+"""A problem planned by dispatch and run on the simulator against its float64 reference: what
+`rocke sim KIND --problem 'k=v ...' --arch A` runs (the planner's `simulate`).
+
+The plan is followed as a host would follow it (kernels/attention/backward_sim.run_plan: the
+launches in order, the shared workspace, every argument bound as the plan says); inputs are
+random from the seed. Varlen problems give only the totals and the longest sequence, so the
+sequences are filled in order: each takes the longest length until the total runs out, the rest
+are empty (a zero-length sequence is legal and worth running).
+"""
+
+from __future__ import annotations
+
+from rocke.sim import Comparison
+from rocke_library.kernels.attention.backward_sim import Case, run_case
+
+from .attention_bwd import FAMILIES
+from .dispatch import plan
+
+
+def varlen_lengths(batch: int, total: int, longest: int) -> tuple[int, ...]:
+    """batch sequence lengths summing to total, none over longest: filled in order."""
+    if total > batch * longest:
+        raise ValueError(f"total {total} exceeds batch {batch} sequences of at most {longest} tokens")
+    lengths = []
+    for _ in range(batch):
+        take = min(longest, total)
+        lengths.append(take)
+        total -= take
+    return tuple(lengths)
+
+
+def planned(kind: str, text: str, arch: str):
+    """The dispatch plan of a problem; ValueError when it is not planned (nothing to simulate)."""
+    result = plan(kind, text, arch)
+    if result.status != "planned" or not result.launches:
+        detail = "dead: its outputs are empty" if result.status == "dead" else result.to_text().strip()
+        raise ValueError(f"{kind} [{text}] on {arch} has no launch to simulate ({detail})")
+    return result
+
+
+def simulate_attention_bwd(text: str, arch: str, seed: int) -> Comparison:
+    """The attention backward of a problem: its planned launch set on the simulator, dQ, dK and dV
+    each checked against the float64 backward (backward_sim.run_case)."""
+    result = planned("attention_bwd", text, arch)
+    specs = {launch.family: FAMILIES[launch.family].spec.from_kv(launch.spec) for launch in result.launches}
+    main = next(launch for launch in result.launches if launch.family == "attention_bwd_main")
+    sizes = dict(main.contract.problem)
+    strides = tuple(sorted((key, int(value)) for key, value in sizes.items() if "_stride_" in key))
+    batch, heads = int(sizes["batch"]), (int(sizes["heads_q"]), int(sizes["heads_kv"]))
+    if specs["attention_bwd_prep"].seq_mode == "varlen":  # type: ignore[attr-defined]
+        case = Case(varlen_lengths(batch, int(sizes["total_q"]), int(sizes["max_seqlen_q"])),
+                    varlen_lengths(batch, int(sizes["total_k"]), int(sizes["max_seqlen_k"])), *heads, strides=strides)
+    else:
+        case = Case((int(sizes["seqlen_q"]),) * batch, (int(sizes["seqlen_k"]),) * batch, *heads, strides=strides)
+    return run_case(specs, arch, case, mask=specs["attention_bwd_main"].mask, seed=seed)  # type: ignore[attr-defined]
+
+
+SIMULATED = {"attention_bwd": simulate_attention_bwd}
