@@ -16,6 +16,8 @@ from rocke_library.kernels.attention.backward_sim import Case, run_case
 from .attention_bwd import FAMILIES
 from .dispatch import plan
 
+USER_TENSORS = ("q", "k", "v", "o", "do", "dq", "dk", "dv")  # the caller's buffers (not the workspace's)
+
 
 def varlen_lengths(batch: int, total: int, longest: int) -> tuple[int, ...]:
     """batch sequence lengths summing to total, none over longest: filled in order."""
@@ -43,15 +45,19 @@ def simulate_attention_bwd(text: str, arch: str, seed: int) -> Comparison:
     each checked against the float64 backward (backward_sim.run_case)."""
     result = planned("attention_bwd", text, arch)
     specs = {launch.family: FAMILIES[launch.family].spec.from_kv(launch.spec) for launch in result.launches}
-    main = next(launch for launch in result.launches if launch.family == "attention_bwd_main")
-    sizes = dict(main.contract.problem)
-    strides = tuple(sorted((key, int(value)) for key, value in sizes.items() if "_stride_" in key))
+    sizes = {key: value for key, value in (pair.split("=", 1) for pair in result.problem.split())}
+    strides: dict[str, int] = {}
+    for launch in result.launches:  # each launch's contract names the strides of the tensors it binds
+        strides.update({key: int(value) for key, value in dict(launch.contract.problem).items()
+                        if "_stride_" in key and key.partition("_stride_")[0] in USER_TENSORS})
     batch, heads = int(sizes["batch"]), (int(sizes["heads_q"]), int(sizes["heads_kv"]))
-    if specs["attention_bwd_prep"].seq_mode == "varlen":  # type: ignore[attr-defined]
-        case = Case(varlen_lengths(batch, int(sizes["total_q"]), int(sizes["max_seqlen_q"])),
-                    varlen_lengths(batch, int(sizes["total_k"]), int(sizes["max_seqlen_k"])), *heads, strides=strides)
+    longest_q, longest_k = int(sizes["seqlen_q"]), int(sizes["seqlen_k"])
+    layout = tuple(sorted(strides.items()))
+    if sizes["seq_mode"] == "varlen":
+        case = Case(varlen_lengths(batch, int(sizes["total_q"]), longest_q),
+                    varlen_lengths(batch, int(sizes["total_k"]), longest_k), *heads, strides=layout)
     else:
-        case = Case((int(sizes["seqlen_q"]),) * batch, (int(sizes["seqlen_k"]),) * batch, *heads, strides=strides)
+        case = Case((longest_q,) * batch, (longest_k,) * batch, *heads, strides=layout)
     return run_case(specs, arch, case, mask=specs["attention_bwd_main"].mask, seed=seed)  # type: ignore[attr-defined]
 
 
