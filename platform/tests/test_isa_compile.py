@@ -374,7 +374,10 @@ def test_llvm_abort_becomes_typed_error_and_the_process_survives():
     assert "lds_swap" in isa.compile_ll(LDS_KERNEL, "gfx1100", FLAVOR)
 
 
-def test_batch_continues_after_aborts():
+@pytest.mark.parametrize("children", [1, 2, 4])
+def test_batch_continues_after_aborts(children):
+    """The same results in job order, one child or several at once (each share its own child,
+    restarted after each abort in it)."""
     jobs = [
         isa.CompileJob(LDS_KERNEL, "gfx1100", label="ok-0"),
         isa.CompileJob(MFMA_KERNEL, "gfx1100", label="abort-1"),
@@ -383,7 +386,7 @@ def test_batch_continues_after_aborts():
         isa.CompileJob(BIG_LDS_KERNEL, "gfx942", label="exit-4"),
         isa.CompileJob(LDS_KERNEL, "gfx1201", "obj", label="ok-5"),
     ]
-    results = list(isa.compile_many(jobs, FLAVOR))
+    results = list(isa.compile_many(jobs, FLAVOR, children=children))
     assert [r.label for r in results] == [j.label for j in jobs]
     assert [r.index for r in results] == list(range(len(jobs)))
     assert [r.ok for r in results] == [True, False, False, False, False, True]
@@ -502,3 +505,8 @@ def test_missing_lld_is_a_clear_error(compiled, monkeypatch, tmp_path):
     assert isa.find_lld() is None
     with pytest.raises(isa.LldNotFoundError, match=r"ld\.lld not found: ROCKE_LLD="):
         isa.link_hsaco(compiled[("lds", "gfx942", "obj")].unwrap())
+
+
+def test_concurrent_children_refuse_a_bad_count():
+    with pytest.raises(ValueError, match="children must be at least 1, not 0"):
+        isa.compile_many([], FLAVOR, children=0)

@@ -29,6 +29,10 @@ from typing import Any, TextIO
 from tqdm import tqdm  # imported with the gates, bar or not: a missing dependency fails every gate run
 
 SHARE_LIMIT = 0.25
+# Phases a gate may time (wall seconds summed over its families): rocke's own work and LLVM's.
+LOWER_PHASE = "lowering (rocke)"
+LLVM_PHASE = "LLVM verify + compile"
+READ_PHASE = "reading the assembly (rocke)"
 EVERY_SECONDS = 10.0
 PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family and time-driven ones
 
@@ -64,6 +68,7 @@ class Progress:
         self.family: str | None = None
         self.family_seconds: dict[str, float] = {}
         self.family_configs: dict[str, int] = {}
+        self.phase_seconds: dict[str, float] = {}
         self._family_start = self.start
         self._last_line_done = 0
         self._last_line_time = self.start
@@ -108,6 +113,10 @@ class Progress:
         self.family = None
         if not self.quiet:
             self._line(f"[{self.gate}] {self.done}/{self.total} configs, {name} done in {seconds:.1f}s")
+
+    def add_phase(self, name: str, seconds: float) -> None:
+        """`seconds` more wall time spent in phase `name` (e.g. LOWER_PHASE)."""
+        self.phase_seconds[name] = self.phase_seconds.get(name, 0.0) + seconds
 
     def close(self) -> None:
         """The run is over: the bar goes away; the wall time is fixed for the timing table."""
@@ -175,4 +184,9 @@ class Progress:
         rows.append(f"{'total (wall)':<24} {configs:7d} {'':>6} {total:8.1f}")
         rows.append(f"families over {limit} of the time without over {limit} of the configs: "
                     + (", ".join(sorted(flagged)) if flagged else "none"))
+        if self.phase_seconds:
+            per_config = total / configs if configs else 0.0
+            parts = [f"{name} {seconds:.1f}s ({seconds / total if total else 0.0:.0%})"
+                     for name, seconds in self.phase_seconds.items()]
+            rows.append(f"phases (wall): {', '.join(parts)}; {per_config:.3f}s per config")
         return "\n".join(rows)

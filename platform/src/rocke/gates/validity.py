@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,9 +40,9 @@ from rocke.families.refusals import (
     table_path,
 )
 from rocke.gates.emitters import emit_python
-from rocke.gates.progress import Progress
+from rocke.gates.progress import LLVM_PHASE, LOWER_PHASE, READ_PHASE, Progress
 from rocke.gates.runner import Shard, parallel_map, select_families, sharded_configs
-from rocke.isa import CompileJob, Resources, compile_many, refusal_reason, resources, running_flavor, verify_ll
+from rocke.isa import CompileJob, LLVMVerifyError, Resources, compile_many, refusal_reason, resources, running_flavor
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,14 @@ def _lower(family, config, flavor):
 
 def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
              progress: Progress) -> list[ValidityRow]:
-    """The family's rows; each config advances `progress` once (when it is refused or measured)."""
+    """The family's rows; each config advances `progress` once (when it is refused or measured).
+    The compile children parse and verify each module before compiling it (a verify error is the
+    row's problem), `jobs` of them at once; progress.phase_seconds gets the wall time of the
+    lowering (rocke's engine), of LLVM (verify and compile) and of reading the assembly (rocke)."""
     rows: list[ValidityRow] = []
+    start = time.perf_counter()
     outs = parallel_map(_lower, [(family, c, flavor) for c in configs], jobs)
+    progress.add_phase(LOWER_PHASE, time.perf_counter() - start)
     jobs_ok = []
     for config, out in zip(configs, outs, strict=True):
         if out.status != "built":
@@ -72,23 +78,29 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
                 rows.append(ValidityRow(family.name, config.key, flavor, None,
                                         f"not built: {out.refusal or out.crash}"))
             continue
-        try:
-            verify_ll(out.ll[flavor], flavor)
-        except Exception as exc:
-            progress.advance()
-            rows.append(ValidityRow(family.name, config.key, flavor, None, f"verify: {exc}", refuse=config.refuse))
-            continue
         jobs_ok.append((config, CompileJob(out.ll[flavor], config.arch, label=config.key)))
-    for (config, _job), result in zip(jobs_ok, compile_many([j for _, j in jobs_ok], flavor), strict=True):
+    llvm = reading = 0.0
+    mark = time.perf_counter()
+    for (config, _job), result in zip(jobs_ok, compile_many([j for _, j in jobs_ok], flavor, children=jobs),
+                                      strict=True):
+        got = time.perf_counter()
+        llvm += got - mark
         progress.advance()
-        if not result.ok:
+        if isinstance(result.error, LLVMVerifyError):
+            rows.append(ValidityRow(family.name, config.key, flavor, None, f"verify: {result.error}",
+                                    refuse=config.refuse))
+        elif not result.ok:
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"compile: {result.error}",
                                     refuse=config.refuse))
-            continue
-        res = resources(result.value, config.arch)
-        reason, problem = config_problem(config, res)
-        problem = problem or descriptor_problem(result.value, res)
-        rows.append(ValidityRow(family.name, config.key, flavor, res, problem, reason, config.refuse))
+        else:
+            res = resources(result.value, config.arch)
+            reason, problem = config_problem(config, res)
+            problem = problem or descriptor_problem(result.value, res)
+            rows.append(ValidityRow(family.name, config.key, flavor, res, problem, reason, config.refuse))
+        mark = time.perf_counter()
+        reading += mark - got
+    progress.add_phase(LLVM_PHASE, llvm)
+    progress.add_phase(READ_PHASE, reading)
     return rows
 
 

@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
@@ -98,7 +98,7 @@ def compile_ll(
 
 
 def compile_many(
-    jobs: Iterable[CompileJob], flavor: str, *, timeout: float | None = DEFAULT_TIMEOUT
+    jobs: Iterable[CompileJob], flavor: str, *, timeout: float | None = DEFAULT_TIMEOUT, children: int = 1
 ) -> Iterator[CompileResult]:
     """Compile many modules in as few child processes as possible, yielding results in job order.
 
@@ -107,15 +107,58 @@ def compile_many(
     ``timeout`` seconds without progress) and the remaining modules continue
     in a fresh child. Per-module failures are returned, never raised; argument
     errors (flavor, arch, output) are raised before any child starts.
+    ``children`` > 1 compiles that many interleaved shares of the jobs in as many
+    concurrent children (one per core: LLVM's backend is single-threaded); the
+    results are the same, still yielded in job order.
     """
     check_flavor(flavor)
+    if children < 1:
+        raise ValueError(f"children must be at least 1, not {children}")
     job_list = list(jobs)
     cpus = {}
     for job in job_list:
         if job.arch not in cpus:
             cpus[job.arch] = llvm_cpu(job.arch)
         _check_output(job.output)
-    return _stream(job_list, cpus, timeout)
+    if children == 1 or len(job_list) < 2:
+        return _stream(job_list, cpus, timeout)
+    return _concurrent(job_list, cpus, timeout, min(children, len(job_list)))
+
+
+def _concurrent(
+    jobs: Sequence[CompileJob], cpus: dict[str, str], timeout: float | None, children: int
+) -> Iterator[CompileResult]:
+    """_stream over `children` interleaved shares (share c: jobs c, c + children, ...), each in its
+    own thread and child process; results re-indexed to the whole list and yielded in order."""
+    done: dict[int, CompileResult] = {}
+    failure: list[BaseException] = []
+    ready = threading.Condition()
+
+    def share(first: int) -> None:
+        picked = list(range(first, len(jobs), children))
+        try:
+            for result in _stream([jobs[i] for i in picked], cpus, timeout):
+                with ready:
+                    done[picked[result.index]] = replace(result, index=picked[result.index])
+                    ready.notify_all()
+        except BaseException as exc:  # re-raised in the consumer, in job order
+            with ready:
+                failure.append(exc)
+                ready.notify_all()
+
+    threads = [threading.Thread(target=share, args=(c,), daemon=True) for c in range(children)]
+    for thread in threads:
+        thread.start()
+    for index in range(len(jobs)):
+        with ready:
+            while index not in done and not failure:
+                ready.wait()
+            if index not in done:
+                raise failure[0]
+            result = done.pop(index)
+        yield result
+    for thread in threads:
+        thread.join()
 
 
 def _stream(
