@@ -9,7 +9,7 @@ import os
 import pytest
 from tqdm import tqdm
 
-from rocke.gates.progress import Progress
+from rocke.gates.progress import LLVM_PHASE, LOWER_PHASE, Progress
 from rocke.gates.runner import parallel_map
 
 
@@ -142,6 +142,21 @@ def test_timing_table_without_violators_says_none() -> None:
         progress.advance()
         progress.family_done()
     assert progress.timing_table().endswith("configs: none")
+
+
+def test_timing_table_gives_the_phases_a_gate_timed() -> None:
+    clock = Clock()
+    progress = Progress("validity llvm22", 4, quiet=True, clock=clock)
+    progress.start_family("a", 4)
+    clock.now += 8.0
+    progress.add_phase(LOWER_PHASE, 1.0)
+    progress.add_phase(LLVM_PHASE, 6.0)
+    progress.add_phase(LOWER_PHASE, 1.0)
+    progress.advance(4)
+    progress.family_done()
+    progress.close()
+    assert progress.timing_table().splitlines()[-1] == (
+        "phases (wall): lowering (rocke) 2.0s (25%), LLVM verify + compile 6.0s (75%); 2.000s per config")
 
 
 def test_family_done_needs_a_family() -> None:
