@@ -17,7 +17,7 @@ import nox
 ROOT = Path(__file__).resolve().parent
 WORK = ROOT / ".nox" / "_rocke"
 BUILD_REQS = ["hatchling>=1.26", "cmake>=3.24", "ninja", "pybind11>=2.13"]
-TEST_REQS = ["pytest>=8", "hypothesis>=6"]
+TEST_REQS = ["pytest>=8", "hypothesis>=6", "pytest-xdist>=3.5"]
 LLVM22 = "llvmlite>=0.48,<0.51"
 LLVM20 = "llvmlite>=0.45,<0.48"
 LANE_MARKERS = ("parity", "golden", "validity", "validity_llvm20", "numeric")  # = rocke.gates.pytest_lanes
@@ -96,7 +96,10 @@ def install_stack(session: nox.Session, *, library: bool = True, llvmlite: str =
 
 
 def pytest(session: nox.Session, *paths: str, marker: str) -> None:
-    args = ["--strict-markers", "-p", "no:cacheprovider", "-m", marker, *paths, *session.posargs]
+    """The lane's tests on one pytest-xdist worker per core (they are CPU-bound: builds, simulations,
+    LLVM compiles); `-n 0` in the posargs runs them in one process."""
+    workers = ["-n", str(os.cpu_count() or 1)] if not any(a.startswith("-n") for a in session.posargs) else []
+    args = ["--strict-markers", "-p", "no:cacheprovider", *workers, "-m", marker, *paths, *session.posargs]
     session.run("python", "-m", "pytest", *args)
 
 
