@@ -95,10 +95,14 @@ def install_stack(session: nox.Session, *, library: bool = True, llvmlite: str =
     session.install(llvmlite)  # the lane's LLVM wins over any other pin
 
 
+XDIST_LANES = ("library", "numeric")  # lanes whose suites are proven to run on several workers
+
+
 def pytest(session: nox.Session, *paths: str, marker: str) -> None:
-    """The lane's tests on one pytest-xdist worker per core (they are CPU-bound: builds, simulations,
-    LLVM compiles); `-n 0` in the posargs runs them in one process."""
-    workers = ["-n", str(os.cpu_count() or 1)] if not any(a.startswith("-n") for a in session.posargs) else []
+    """The lane's tests; in XDIST_LANES on one pytest-xdist worker per core (CPU-bound builds and
+    simulations); `-n 0` in the posargs runs them in one process."""
+    parallel = session.name in XDIST_LANES and not any(a.startswith("-n") for a in session.posargs)
+    workers = ["-n", str(os.cpu_count() or 1)] if parallel else []
     args = ["--strict-markers", "-p", "no:cacheprovider", *workers, "-m", marker, *paths, *session.posargs]
     session.run("python", "-m", "pytest", *args)
 
