@@ -13,7 +13,7 @@ from __future__ import annotations
 from rocke.sim import Comparison
 from rocke_library.kernels.attention.backward_sim import Case, run_case
 
-from .attention_bwd import FAMILIES
+from .attention_bwd import FAMILIES, AttentionBwdProblem
 from .dispatch import plan
 
 USER_TENSORS = ("q", "k", "v", "o", "do", "dq", "dk", "dv")  # the caller's buffers (not the workspace's)
@@ -45,19 +45,17 @@ def simulate_attention_bwd(text: str, arch: str, seed: int) -> Comparison:
     each checked against the float64 backward (backward_sim.run_case)."""
     result = planned("attention_bwd", text, arch)
     specs = {launch.family: FAMILIES[launch.family].spec.from_kv(launch.spec) for launch in result.launches}
-    sizes = {key: value for key, value in (pair.split("=", 1) for pair in result.problem.split())}
+    problem = AttentionBwdProblem.from_kv(result.problem)
     strides: dict[str, int] = {}
     for launch in result.launches:  # each launch's contract names the strides of the tensors it binds
         strides.update({key: int(value) for key, value in dict(launch.contract.problem).items()
                         if "_stride_" in key and key.partition("_stride_")[0] in USER_TENSORS})
-    batch, heads = int(sizes["batch"]), (int(sizes["heads_q"]), int(sizes["heads_kv"]))
-    longest_q, longest_k = int(sizes["seqlen_q"]), int(sizes["seqlen_k"])
-    layout = tuple(sorted(strides.items()))
-    if sizes["seq_mode"] == "varlen":
-        case = Case(varlen_lengths(batch, int(sizes["total_q"]), longest_q),
-                    varlen_lengths(batch, int(sizes["total_k"]), longest_k), *heads, strides=layout)
+    heads, layout = (problem.heads_q, problem.heads_kv), tuple(sorted(strides.items()))
+    if problem.seq_mode == "varlen":
+        case = Case(varlen_lengths(problem.batch, problem.total_q, problem.seqlen_q),
+                    varlen_lengths(problem.batch, problem.total_k, problem.seqlen_k), *heads, strides=layout)
     else:
-        case = Case((longest_q,) * batch, (longest_k,) * batch, *heads, strides=layout)
+        case = Case((problem.seqlen_q,) * problem.batch, (problem.seqlen_k,) * problem.batch, *heads, strides=layout)
     return run_case(specs, arch, case, mask=specs["attention_bwd_main"].mask, seed=seed)  # type: ignore[attr-defined]
 
 

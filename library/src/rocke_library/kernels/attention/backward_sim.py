@@ -94,8 +94,8 @@ def problem_of(seq_mode: str, head_dim: int, arch: str, case: Case) -> dict[str,
     problem: dict[str, object] = {"arch": arch, "heads_q": case.heads_q, "heads_kv": case.heads_kv, "batch": batch}
     if seq_mode == "varlen":
         problem.update(max_seqlen_q=max(case.seqlens_q), max_seqlen_k=max(case.seqlens_k),
-                       total_q=sum(case.seqlens_q), total_k=sum(case.seqlens_k), **dict(case.strides))
-        return problem
+                       total_q=sum(case.seqlens_q), total_k=sum(case.seqlens_k))
+        return {**problem, **dict(case.strides)}
     s_q, s_k = case.seqlens_q[0], case.seqlens_k[0]
     problem.update(seqlen_q=s_q, seqlen_k=s_k)
     if case.layout == "bhsd":
@@ -103,8 +103,7 @@ def problem_of(seq_mode: str, head_dim: int, arch: str, case: Case) -> dict[str,
             s, h = (s_k, case.heads_kv) if kv_tensor(t) else (s_q, case.heads_q)
             problem.update({f"{t}_stride_b": h * s * head_dim, f"{t}_stride_s": head_dim,
                             f"{t}_stride_h": s * head_dim})
-    problem.update(dict(case.strides))
-    return problem
+    return {**problem, **dict(case.strides)}
 
 
 def _views(flat: np.ndarray, plan_sizes: Mapping[str, int | float], seq_mode: str, tensor: str,
