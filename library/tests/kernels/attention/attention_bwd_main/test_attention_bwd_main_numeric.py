@@ -2,9 +2,10 @@
 one config per arch at its edge case (tails on S_q and S_k, S_q != S_k; varlen with an empty
 query and an empty key sequence), every mask, GQA and MQA summed by dkv_mode=atomic, GQA as
 per-query-head slices (dkv_mode=split, checked slice by slice), MHA direct,
-rows that see no key (causal_br with S_q > S_k), both dq_modes, wave64 and wave32; then the
-negative controls (test-only faults: LSE2 read in natural-log units, causal alignment flipped,
-scale applied twice in dK), which must fail the same comparison. Tolerances: numerics.py /
+rows that see no key (causal_br with S_q > S_k), both dq_modes, wave64 and wave32, head_dim split
+over workgroups (d_chunk < head_dim); then the negative controls (test-only faults: LSE2 read in
+natural-log units, causal alignment flipped, scale applied twice in dK, every chunk written at
+chunk 0's columns), which must fail the same comparison. Tolerances: numerics.py /
 docs/attention.md."""
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from rocke_library.kernels.attention.attention_bwd_main.numerics import Case, ed
 pytestmark = pytest.mark.numeric
 
 SPECS = {
-    "gfx942": "block_m=32 block_n=32 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
+    "gfx942": "block_m=32 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
               "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=1",
-    "gfx950": "block_m=32 block_n=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
+    "gfx950": "block_m=32 block_n=64 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
               "op_id=mfma_f32_16x16x32_bf16 seq_mode=batched waves=2",
-    "gfx1100": "block_m=16 block_n=32 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
+    "gfx1100": "block_m=16 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
                "mask=causal_br op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
-    "gfx1201": "block_m=16 block_n=32 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 "
+    "gfx1201": "block_m=16 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 "
                "mask=causal_br op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
 }
 
@@ -64,6 +65,33 @@ def test_varlen_with_empty_sequences(arch: str, dkv_mode: str) -> None:
     spec = _spec(arch, seq_mode="varlen", mask="causal_tl", dkv_mode=dkv_mode)
     result = run_case(spec, arch, Case((30, 0, 7, 3), (5, 3, 0, 37), 4, 2))
     assert result.ok, result.message
+
+
+CHUNKED = {  # (arch, changes): head_dim 128 in chunks on wave32 (what dispatch ships) and wave64
+    "gfx1100_hd128_dc32": ("gfx1100", {"head_dim": "128", "d_chunk": "32"}),
+    "gfx1201_hd128_dc32_direct_split": ("gfx1201", {"head_dim": "128", "d_chunk": "32", "dkv_mode": "direct",
+                                                    "dq_mode": "split", "mask": "none"}),
+    "gfx942_hd128_dc64": ("gfx942", {"head_dim": "128", "d_chunk": "64"}),
+    "gfx950_hd64_dc32_split_varlen": ("gfx950", {"d_chunk": "32", "dkv_mode": "split", "seq_mode": "varlen"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKED))
+def test_head_dim_chunks(name: str) -> None:
+    arch, changes = CHUNKED[name]
+    spec = _spec(arch, **changes)
+    result = run_case(spec, arch, edge_case(spec))
+    assert result.ok, result.message
+
+
+def test_chunk_origin_control_fails() -> None:
+    """Every chunk's dK, dV and dQ written at chunk 0's columns must fail (the others keep their
+    sentinel or zeros, chunk 0's are overwritten or summed several times)."""
+    spec = _spec("gfx1100", head_dim="128", d_chunk="32")
+    case = Case((19,), (24,), 2, 1)
+    assert run_case(spec, "gfx1100", case).ok
+    result = run_case(spec, "gfx1100", case, fault="chunk_origin")
+    assert not result.ok, f"the chunk_origin variant passed: {result.message}"
 
 
 def test_split_slices_are_checked_per_query_head() -> None:

@@ -222,10 +222,11 @@ Grid load_b(Builder& b, const MainPlan& plan, Value* tile, const Values& load_ba
   return frags;
 }
 
-// dQ^T = K^T dS^T over the wave's keys, times scale, added into the f32 dQ workspace.
-void dq_atomic(Builder& b, const MainPlan& plan, const Params& params, const Views& views, Value* k_lds,
-               Value* ds_lds, Value* kt_base, Value* dst_base, Value* q0, Value* row_lane, Value* col_lane,
-               Value* seqlen_q, Value* scale, Type elem) {
+// dQ^T = K^T dS^T over the wave's keys, times scale, added into the f32 dQ workspace at the chunk's
+// columns d0 .. (kt_base already holds d0).
+void dq_atomic(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan, const Params& params,
+               const Views& views, Value* k_lds, Value* ds_lds, Value* kt_base, Value* dst_base, Value* q0,
+               Value* row_lane, Value* col_lane, Value* seqlen_q, Value* scale, Type elem, Value* d0) {
   const arch::MmaOp& op = *plan.op;
   Value* zero = f32_const(b, 0.0, op.c.length, "dq_acc");
   Grid accs(at(plan.d_reps), Values(at(plan.dq_cols), zero));
@@ -238,8 +239,8 @@ void dq_atomic(Builder& b, const MainPlan& plan, const Params& params, const Vie
                                               elem, {}, "dst_frag"));
     }
     for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-      Value* afrag =
-          helpers::load_fragment(b, k_lds, kt_base, *plan.kt_a, step * op.k * stride + rd * op.m, elem, {}, "kt_frag");
+      Value* afrag = helpers::load_fragment(b, k_lds, kt_base, *plan.kt_a, step * op.k * stride + rd * op.m, elem,
+                                            {spec.d_chunk}, "kt_frag");
       for (std::int64_t cq = 0; cq < plan.dq_cols; ++cq) {
         Value*& acc = accs[at(rd)][at(cq)];
         acc = b.mma(op.id, afrag, bfrags[at(cq)], acc, "dq_acc");
@@ -254,6 +255,7 @@ void dq_atomic(Builder& b, const MainPlan& plan, const Params& params, const Vie
     Value* ok = b.cmpi("slt", row, seqlen_q, "dq_ok");
     Value* row_at = b.mul(row, params.at("dq_acc_stride_s"));
     Value* line = b.add(row_at, row_lane);
+    if (d0 != nullptr) line = b.add(line, d0, "dq_line");
     Values scaled;
     for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) scaled.push_back(b.mul(accs[at(rd)][at(cq)], scale_v, "dq"));
     b.if_(ok, [&] {
@@ -269,11 +271,11 @@ void dq_atomic(Builder& b, const MainPlan& plan, const Params& params, const Vie
 }
 
 // dV and dK * scale (accs[name][d_rep][key_rep], C layout of dV^T / dK^T) of the wave's keys inside
-// the sequence: stored in the input dtype (direct), added to the f32 workspaces (atomic) or stored
-// in f32 to the query head's slice (split).
+// the sequence at the chunk's columns d0 ..: stored in the input dtype (direct), added to the f32
+// workspaces (atomic) or stored in f32 to the query head's slice (split).
 void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan, const Params& params,
               const Views& views, const Values& keys, Value* row_lane, Value* seqlen_k,
-              const std::map<std::string, Grid>& accs, Value* dk_scale) {
+              const std::map<std::string, Grid>& accs, Value* dk_scale, Value* d0) {
   const arch::MmaOp& op = *plan.op;
   bool split = spec.dkv_mode == "split";
   Type elem = split ? ir::f32 : helpers::ir_type(spec.dtype);
@@ -289,6 +291,7 @@ void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan
       Value* ok = b.cmpi("slt", keys[at(rk)], seqlen_k, "key_ok");
       Value* key_at = b.mul(keys[at(rk)], params.at(arg + "_stride_s"));
       Value* line = b.add(key_at, row_lane);
+      if (d0 != nullptr) line = b.add(line, d0, "dkv_line");
       Values values;
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) values.push_back(accs.at(name)[at(rd)][at(rk)]);
       if (name == "dk") {
@@ -358,8 +361,10 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   Value* tid = b.thread_id_x("tid");
   Value* lane = b.lane_id("lane");
   Value* wave = b.wave_id("wave");
-  Work work = common::decode_work(b, spec.seq_mode, spec.block_n, params);
+  Work work = common::decode_work(b, spec.seq_mode, spec.block_n, params, spec.chunks());
   Value* k0 = work.q0;  // the decode's block origin: the first key of the workgroup's block
+  Value* d0 = nullptr;  // the chunk's first head_dim column (nullptr: one chunk, column 0)
+  if (work.part != nullptr) d0 = mul_i32(b, work.part, spec.d_chunk, "d0");
   Views views = views_of(b, spec, params, work);
   Value* scale = params.at("scale");
   Value* scale2 = b.mul(scale, f32_const(b, common::kLog2e, 1), "scale_log2");
@@ -393,6 +398,7 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   for (Value* line : key_lines) line_bases.push_back(helpers::fragment_base(b, plan.lines_b, lane, line, "lines_base"));
   Value* cols_line0 = const_i32(b, 0);
   Value* cols_base = helpers::fragment_base(b, plan.cols_a, lane, cols_line0, "cols_base");
+  if (d0 != nullptr) cols_base = b.add(cols_base, d0, "cols_base_d0");
   Values store_bases;
   Values load_bases;
   if (plan.p_store && plan.p_load) {
@@ -403,6 +409,7 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   Value* dst_base = nullptr;
   if (plan.kt_a && plan.dst_load) {
     kt_base = helpers::fragment_base(b, *plan.kt_a, lane, wave_key0, "kt_base");
+    if (d0 != nullptr) kt_base = b.add(kt_base, d0, "kt_base_d0");
     dst_base = helpers::fragment_base(b, *plan.dst_load, lane, wave_key0, "dst_base");
   }
   auto [first, end] = common::query_blocks(b, mask, k0, spec.block_m, work.seqlen_q, work.seqlen_k);
@@ -469,8 +476,8 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
     for (std::int64_t step = 0; step < plan.q_steps; ++step) {
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         std::int64_t extra = step * op.k * qstride + rd * op.m;
-        Value* do_t = helpers::load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, {}, "dot_frag");
-        Value* q_t = helpers::load_fragment(b, q_lds, cols_base, plan.cols_a, extra, elem, {}, "qt_frag");
+        Value* do_t = helpers::load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, {spec.d_chunk}, "dot_frag");
+        Value* q_t = helpers::load_fragment(b, q_lds, cols_base, plan.cols_a, extra, elem, {spec.d_chunk}, "qt_frag");
         for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
           dv[at(rd)][at(rk)] = b.mma(op.id, do_t, (*pfrags)[at(rk)][at(step)], dv[at(rd)][at(rk)], "dv_acc");
           dk[at(rd)][at(rk)] = b.mma(op.id, q_t, (*dsfrags)[at(rk)][at(step)], dk[at(rd)][at(rk)], "dk_acc");
@@ -478,8 +485,8 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
       }
     }
     if (spec.dq_mode == "atomic") {
-      dq_atomic(b, plan, params, views, k_lds, ds_lds, kt_base, dst_base, q0, row_lane, col_lane, work.seqlen_q,
-                scale, elem);
+      dq_atomic(b, spec, plan, params, views, k_lds, ds_lds, kt_base, dst_base, q0, row_lane, col_lane,
+                work.seqlen_q, scale, elem, d0);
     }
     b.barrier();
     Values out;
@@ -494,7 +501,7 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   Values out = b.for_(first, end, step, inits, body, {.names = names, .iv_name = "qt"});
   std::map<std::string, Grid> accs{{"dv", split_grid(out, 0, plan.d_reps, plan.key_reps)},
                                    {"dk", split_grid(out, at(count), plan.d_reps, plan.key_reps)}};
-  epilogue(b, spec, plan, params, views, keys, row_lane, work.seqlen_k, accs, dk_scale);
+  epilogue(b, spec, plan, params, views, keys, row_lane, work.seqlen_k, accs, dk_scale, d0);
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);
   return kernel;

@@ -82,6 +82,16 @@ std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchT
   return {16, 32, 2};
 }
 
+std::int64_t main_d_chunk(const arch::ArchTarget& target, std::int64_t head_dim) {
+  if (target.wave_size == 64) return head_dim;
+  return std::min(head_dim, kWave32DkvBudget / head_dim);
+}
+
+std::int64_t dq_qdo_lds(const arch::MmaOp& op, std::int64_t head_dim, std::string_view dtype) {
+  std::int64_t vgprs = 2 * (head_dim / op.k) * op.a.length * helpers::elem_bytes(dtype) / 4;
+  return vgprs > kQdoMaxVgprs ? 1 : 0;
+}
+
 std::tuple<std::int64_t, std::int64_t, std::int64_t> dq_tile(const arch::ArchTarget& target, std::int64_t atom_n) {
   std::int64_t block_m = target.wave_size == 64 ? 64 : 32;
   return {block_m, 32, std::max<std::int64_t>(1, block_m / atom_n)};
@@ -134,17 +144,12 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
     reasons.emplace_back("DTYPE_UNSUPPORTED");
     details.push_back(util::cat("dtype=", problem.dtype, "; the attention backward has ", util::join(input_dtypes(), ", ")));
   }
-  std::vector<std::int64_t> allowed;
-  for (std::int64_t d : head_dims()) {
-    if (target.wave_size == 64 || d <= kWave32MaxHeadDim) allowed.push_back(d);
-  }
-  if (!contains(allowed, problem.head_dim)) {
+  if (!contains(head_dims(), problem.head_dim)) {
     std::vector<std::string> dims;
-    for (std::int64_t d : allowed) dims.push_back(std::to_string(d));
-    std::string on = target.wave_size == 64 ? "" : util::cat(" on ", target.name, " (wave32: larger ones spill)");
+    for (std::int64_t d : head_dims()) dims.push_back(std::to_string(d));
     reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
     details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; the attention backward has ",
-                                util::join(dims, ", "), on));
+                                util::join(dims, ", ")));
   }
   std::vector<std::string> aliased = zero_batch_strides(problem);
   if (!aliased.empty()) {
@@ -173,18 +178,20 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
   std::string prep_kv = common({{"block", kElementwiseBlock}, {"vec", access_width(problem, {"o", "do"}, kPrepMaxVec)}});
   families::ProblemSizes sizes = plan_sizes(problem);
   auto [block_m, block_n, waves] = main_tile(target);
+  std::int64_t d_chunk = main_d_chunk(target, problem.head_dim);
   std::vector<Candidate> out;
   for (std::string_view dq_mode : kDqModeOrder) {
     for (const arch::MmaOp* op : atoms) {
       std::vector<std::pair<std::string, std::string>> parts = {{std::string(kPrep), prep_kv}};
       parts.emplace_back(std::string(kFamily),
-                         common({{"block_m", block_m}, {"block_n", block_n}, {"dkv_mode", kv_mode},
-                                 {"dq_mode", std::string(dq_mode)}, {"lds_pad", kLdsPad}, {"mask", problem.mask},
-                                 {"op_id", op->id}, {"waves", waves}}));
+                         common({{"block_m", block_m}, {"block_n", block_n}, {"d_chunk", d_chunk},
+                                 {"dkv_mode", kv_mode}, {"dq_mode", std::string(dq_mode)}, {"lds_pad", kLdsPad},
+                                 {"mask", problem.mask}, {"op_id", op->id}, {"waves", waves}}));
       if (dq_mode == "split") {
         auto [dq_m, dq_n, dq_waves] = dq_tile(target, op->n);
         parts.emplace_back(std::string(kDq), common({{"block_m", dq_m}, {"block_n", dq_n}, {"lds_pad", kLdsPad},
-                                                     {"mask", problem.mask}, {"op_id", op->id}, {"qdo_lds", kQdoLds},
+                                                     {"mask", problem.mask}, {"op_id", op->id},
+                                                     {"qdo_lds", dq_qdo_lds(*op, problem.head_dim, problem.dtype)},
                                                      {"waves", dq_waves}}));
       }
       if (dq_mode == "atomic" || kv_mode != "direct") {

@@ -109,7 +109,8 @@ families::LaunchContract launch(const AttentionBwdMainSpec& spec, const ProblemS
   out.kernel = spec.kernel_name();
   out.spec = spec.to_kv();
   out.problem = sizes;
-  out.grid = {std::max<std::int64_t>(1, families::ceil_div(rows, spec.block_n)), sizes.at("heads_q"), sizes.at("batch")};
+  out.grid = {std::max<std::int64_t>(1, families::ceil_div(rows, spec.block_n)) * spec.chunks(), sizes.at("heads_q"),
+              sizes.at("batch")};
   out.block = {spec.threads(), 1, 1};
   return out;
 }

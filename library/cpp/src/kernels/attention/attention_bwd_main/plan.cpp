@@ -104,7 +104,7 @@ MainPlan plan_main(const AttentionBwdMainSpec& spec, const arch::ArchTarget& tar
                   .threads = threads,
                   .q_reps = q_reps,
                   .key_reps = spec.wave_keys() / op.n,
-                  .d_reps = spec.head_dim / op.m,
+                  .d_reps = spec.d_chunk / op.m,
                   .qk_steps = spec.head_dim / op.k,
                   .q_steps = spec.block_m / op.k,
                   .key_steps = spec.wave_keys() / op.k,

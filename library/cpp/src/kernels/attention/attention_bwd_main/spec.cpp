@@ -12,9 +12,9 @@ using S = AttentionBwdMainSpec;
 
 const std::vector<Field<S>>& S::fields() {
   static const std::vector<Field<S>> list = {
-      {"block_m", &S::block_m},   {"block_n", &S::block_n}, {"dkv_mode", &S::dkv_mode}, {"dq_mode", &S::dq_mode},
-      {"dtype", &S::dtype},       {"head_dim", &S::head_dim}, {"lds_pad", &S::lds_pad}, {"mask", &S::mask},
-      {"op_id", &S::op_id},       {"seq_mode", &S::seq_mode}, {"waves", &S::waves},
+      {"block_m", &S::block_m},   {"block_n", &S::block_n},   {"d_chunk", &S::d_chunk}, {"dkv_mode", &S::dkv_mode},
+      {"dq_mode", &S::dq_mode},   {"dtype", &S::dtype},       {"head_dim", &S::head_dim}, {"lds_pad", &S::lds_pad},
+      {"mask", &S::mask},         {"op_id", &S::op_id},       {"seq_mode", &S::seq_mode}, {"waves", &S::waves},
   };
   return list;
 }
@@ -60,6 +60,13 @@ void S::check() const {
     fail("head_dim", cat("must be a multiple of atom m = ", to_string(op.m), " and atom k = ", to_string(op.k), " (",
                          op.id, ")"));
   }
+  if (!contains(kDChunks, d_chunk)) {
+    std::vector<std::string> chunks;
+    for (std::int64_t d : kDChunks) chunks.push_back(to_string(d));
+    fail("d_chunk", cat("must be one of ", util::join(chunks, ", ")));
+  }
+  if (head_dim % d_chunk != 0) fail("d_chunk", cat("must divide head_dim = ", to_string(head_dim)));
+  if (d_chunk % op.m != 0) fail("d_chunk", cat("must be a multiple of atom m = ", to_string(op.m), " (", op.id, ")"));
   if (lds_pad < 0 || lds_pad > kMaxLdsPad) fail("lds_pad", cat("must be in 0..", to_string(kMaxLdsPad)));
 }
 

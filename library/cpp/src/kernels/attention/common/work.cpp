@@ -13,14 +13,20 @@ using helpers::const_i32;
 using helpers::mul_i32;
 using ir::Value;
 
-Work decode_work(ir::Builder& b, std::string_view seq_mode, std::int64_t block_m, const Params& params) {
-  Value* bx = b.block_id_x();
-  Value* q0 = mul_i32(b, bx, block_m, "q0");
+Work decode_work(ir::Builder& b, std::string_view seq_mode, std::int64_t block_m, const Params& params,
+                 std::int64_t parts) {
+  Value* block = b.block_id_x();
+  Value* part = nullptr;
+  if (parts > 1) {
+    part = b.remu(block, const_i32(b, parts), "part");
+    block = b.divu(block, const_i32(b, parts), "block");
+  }
+  Value* q0 = mul_i32(b, block, block_m, "q0");
   Value* head = b.block_id_y("head");
   Value* batch = b.block_id_z("batch");
   Value* kv_head = b.divu(head, params.at("group"), "kv_head");
   if (seq_mode == "batched") {
-    return Work{q0, batch, head, kv_head, params.at("seqlen_q"), params.at("seqlen_k"), nullptr, nullptr};
+    return Work{q0, batch, head, kv_head, params.at("seqlen_q"), params.at("seqlen_k"), nullptr, nullptr, part};
   }
   Value* count = add_i32(b, params.at("batch"), 1);
   std::vector<std::pair<Value*, Value*>> starts;
@@ -33,7 +39,8 @@ Work decode_work(ir::Builder& b, std::string_view seq_mode, std::int64_t block_m
     Value* last = b.buffer_load(rsrc, last_at, ir::i32, name + "_end");
     starts.emplace_back(first, b.sub(last, first, "seqlen_" + name));
   }
-  return Work{q0, batch, head, kv_head, starts[0].second, starts[1].second, starts[0].first, starts[1].first};
+  return Work{q0,        batch, head, kv_head, starts[0].second, starts[1].second, starts[0].first, starts[1].first,
+              part};
 }
 
 std::pair<Value*, Value*> seq_view(ir::Builder& b, Value* base, Value* batch_offset, Value* start, Value* stride_s,

@@ -65,8 +65,9 @@ from .spec import AttentionBwdMainSpec
 # Test-only broken variants (negative controls): LSE2 read as a natural-log LSE, causal alignment
 # flipped (top-left <-> bottom-right), scale applied twice in dK, and (dkv_mode=split) each query
 # head's dK / dV stored in the slice of its neighbour head ^ 1: a permutation inside an even group,
-# invisible to the group's sum, which the per-slice check must catch.
-FAULTS = ("", "lse_natural", "causal_flip", "scale_twice", "split_head_swap")
+# invisible to the group's sum, which the per-slice check must catch; (head_dim split in chunks)
+# every chunk's dK, dV and dQ written at the columns of chunk 0.
+FAULTS = ("", "lse_natural", "causal_flip", "scale_twice", "split_head_swap", "chunk_origin")
 FLIPPED = {"none": "none", "causal_tl": "causal_br", "causal_br": "causal_tl"}
 INPUTS = ("q", "k", "v", "do")
 QUERY_SIDE = ("q", "do", "dq_acc")
@@ -187,8 +188,9 @@ def _load_b(b: Builder, plan: MainPlan, tile: Value, load_bases: list[Value], el
 def _dq_atomic(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: dict[str, Value],
                views: dict[str, tuple[Value, Value]], k_lds: Value, ds_lds: Value, kt_base: Value,
                dst_base: Value, q0: Value, row_lane: Value, col_lane: Value, seqlen_q: Value, scale: Value,
-               elem: ScalarType) -> None:
-    """dQ^T = K^T dS^T over the wave's keys, times scale, added into the f32 dQ workspace."""
+               elem: ScalarType, d0: Value | None) -> None:
+    """dQ^T = K^T dS^T over the wave's keys, times scale, added into the f32 dQ workspace at the
+    chunk's columns d0 .. (kt_base already holds d0)."""
     op = plan.op
     assert plan.kt_a is not None and plan.dst_load is not None and plan.ds_tile is not None
     zero = f32_const(b, 0.0, op.c.length, name="dq_acc")
@@ -198,8 +200,8 @@ def _dq_atomic(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: d
         bfrags = [load_fragment(b, ds_lds, dst_base, plan.dst_load, step * op.k * ds_stride + cq * op.n, elem, [],
                                 name="dst_frag") for cq in range(plan.dq_cols)]
         for rd in range(plan.d_reps):
-            afrag = load_fragment(b, k_lds, kt_base, plan.kt_a, step * op.k * stride + rd * op.m, elem, [],
-                                  name="kt_frag")
+            afrag = load_fragment(b, k_lds, kt_base, plan.kt_a, step * op.k * stride + rd * op.m, elem,
+                                  [spec.d_chunk], name="kt_frag")
             for cq in range(plan.dq_cols):
                 accs[rd][cq] = b.mma(op.id, afrag, bfrags[cq], accs[rd][cq], name="dq_acc")
     dq_row0 = views["dq_acc"][0]
@@ -208,6 +210,8 @@ def _dq_atomic(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: d
         row = b.add(add_i32(b, q0, cq * op.n), col_lane, name="dq_row")
         ok = b.cmpi("slt", row, seqlen_q, name="dq_ok")
         line = b.add(b.mul(row, params["dq_acc_stride_s"]), row_lane)
+        if d0 is not None:
+            line = b.add(line, d0, name="dq_line")
         scaled = [b.mul(accs[rd][cq], scale_v, name="dq") for rd in range(plan.d_reps)]
 
         def add_row(line: Value = line, scaled: list[Value] = scaled) -> None:
@@ -221,10 +225,10 @@ def _dq_atomic(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: d
 
 def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: dict[str, Value],
               views: dict[str, tuple[Value, Value]], keys: list[Value], row_lane: Value, seqlen_k: Value,
-              accs: dict[str, list[list[Value]]], dk_scale: Value) -> None:
+              accs: dict[str, list[list[Value]]], dk_scale: Value, d0: Value | None) -> None:
     """dV and dK * scale (accs[name][d_rep][key_rep], C layout of dV^T / dK^T) of the wave's keys
-    inside the sequence: stored in the input dtype (direct), added to the f32 workspaces (atomic)
-    or stored in f32 to the query head's slice (split)."""
+    inside the sequence at the chunk's columns d0 ..: stored in the input dtype (direct), added to
+    the f32 workspaces (atomic) or stored in f32 to the query head's slice (split)."""
     op = plan.op
     split = spec.dkv_mode == "split"
     elem = f32 if split else ir_type(spec.dtype)
@@ -237,6 +241,8 @@ def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: di
         for rk in range(plan.key_reps):
             ok = b.cmpi("slt", keys[rk], seqlen_k, name="key_ok")
             line = b.add(b.mul(keys[rk], params[f"{arg}_stride_s"]), row_lane)
+            if d0 is not None:
+                line = b.add(line, d0, name="dkv_line")
             values = [accs[name][rd][rk] for rd in range(plan.d_reps)]
             if name == "dk":
                 values = [b.mul(value, factor, name=name) for value in values]
@@ -285,8 +291,12 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
     tid = b.thread_id_x(name="tid")
     lane = b.lane_id(name="lane")
     wave = b.wave_id(name="wave")
-    work = decode_work(b, spec.seq_mode, spec.block_n, params)
+    work = decode_work(b, spec.seq_mode, spec.block_n, params, parts=spec.chunks)
     k0 = work.q0  # the decode's block origin: the first key of the workgroup's block
+    d0 = None  # the chunk's first head_dim column (None: one chunk, column 0)
+    if work.part is not None:
+        d0 = mul_i32(b, work.part, spec.d_chunk, name="d0")
+    out_d0 = const_i32(b, 0) if d0 is not None and _fault == "chunk_origin" else d0
     views = _views(b, spec, params, work)
     if _fault == "split_head_swap":
         swapped = _views(b, spec, params, replace(work, head=b.xor_(work.head, const_i32(b, 1))))
@@ -310,6 +320,8 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
                  for rq in range(plan.q_reps)]
     line_bases = [fragment_base(b, plan.lines_b, lane, line, name="lines_base") for line in key_lines]
     cols_base = fragment_base(b, plan.cols_a, lane, const_i32(b, 0), name="cols_base")
+    if d0 is not None:
+        cols_base = b.add(cols_base, d0, name="cols_base_d0")
     store_bases: list[Value] = []
     load_bases: list[Value] = []
     if plan.p_store is not None and plan.p_load is not None:
@@ -318,6 +330,8 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
     kt_base = dst_base = None
     if plan.kt_a is not None and plan.dst_load is not None:
         kt_base = fragment_base(b, plan.kt_a, lane, wave_key0, name="kt_base")
+        if d0 is not None:
+            kt_base = b.add(kt_base, d0, name="kt_base_d0")
         dst_base = fragment_base(b, plan.dst_load, lane, wave_key0, name="dst_base")
     first, end = query_blocks(b, mask, k0, spec.block_m, work.seqlen_q, work.seqlen_k)
     qd_strides = (params["q_stride_s"], params["do_stride_s"])
@@ -378,15 +392,15 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
         for step in range(plan.q_steps):
             for rd in range(plan.d_reps):
                 extra = step * op.k * qstride + rd * op.m
-                do_t = load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, [], name="dot_frag")
-                q_t = load_fragment(b, q_lds, cols_base, plan.cols_a, extra, elem, [], name="qt_frag")
+                do_t = load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, [spec.d_chunk], name="dot_frag")
+                q_t = load_fragment(b, q_lds, cols_base, plan.cols_a, extra, elem, [spec.d_chunk], name="qt_frag")
                 for rk in range(plan.key_reps):
                     dv[rd][rk] = b.mma(op.id, do_t, pfrags[rk][step], dv[rd][rk], name="dv_acc")
                     dk[rd][rk] = b.mma(op.id, q_t, dsfrags[rk][step], dk[rd][rk], name="dk_acc")
         if spec.dq_mode == "atomic":
             assert ds_lds is not None and kt_base is not None and dst_base is not None
             _dq_atomic(b, spec, plan, params, views, k_lds, ds_lds, kt_base, dst_base, q0, row_lane, col_lane,
-                       work.seqlen_q, scale, elem)
+                       work.seqlen_q, scale, elem, out_d0)
         b.barrier()
         return [acc for accs in dv for acc in accs] + [acc for accs in dk for acc in accs]
 
@@ -395,7 +409,7 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
     accs = {"dv": [list(out[rd * plan.key_reps:(rd + 1) * plan.key_reps]) for rd in range(plan.d_reps)],
             "dk": [list(out[count + rd * plan.key_reps:count + (rd + 1) * plan.key_reps])
                    for rd in range(plan.d_reps)]}
-    _epilogue(b, spec, plan, params, views, keys, row_lane, work.seqlen_k, accs, dk_scale)
+    _epilogue(b, spec, plan, params, views, keys, row_lane, work.seqlen_k, accs, dk_scale, out_d0)
     kernel = b.finish()
     verify(kernel, arch=target)
     return kernel

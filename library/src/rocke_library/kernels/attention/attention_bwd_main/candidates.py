@@ -2,10 +2,7 @@
 launches): candidate launch sets prep -> main -> [dq] -> [convert] for an attention_bwd problem, in order.
 
 Rejected before a spec exists: a dtype or head_dim not every backward family has
-(DTYPE_UNSUPPORTED, HEAD_DIM_UNSUPPORTED, the detail naming the allowed values), head_dim above
-WAVE32_MAX_HEAD_DIM on a wave32 arch (HEAD_DIM_UNSUPPORTED: main keeps dK and dV of its 16 keys a
-wave in registers, which at head_dim 128 take 128 of a lane's 256 VGPRs, and spills at LLVM 22 at
-any tile its spec allows; measured, and main's configs refuse them), an arch with no
+(DTYPE_UNSUPPORTED, HEAD_DIM_UNSUPPORTED, the detail naming the allowed values), an arch with no
 f32-accumulating MMA atom for the dtype (ARCH_UNSUPPORTED), a zero batch stride of a tensor with
 several batches of rows (LAYOUT_UNSUPPORTED: the gradients, laid out like them, would alias).
 Otherwise one set per (dq_mode, atom): dq_mode split first (attention_bwd_dq writes dQ once,
@@ -15,6 +12,11 @@ each, the atoms largest first (m * n * k; catalog order on a tie). dkv_mode: ato
 heads_kv (the query heads of a group add into one dK, dV), else direct. Tiles by the atom's wave
 size (those the backward configs ship): main wave64 block_m 32, block_n 64, 2 waves; wave32 16 x
 32, 2 waves; dq block_m 64 (wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8.
+main's d_chunk: head_dim on wave64; on wave32 the largest with head_dim * d_chunk at most
+WAVE32_DKV_BUDGET (head_dim 128 in chunks of 32: one chunk of 128 spills at LLVM 22 and LLVM 20,
+chunks of 64 spill on gfx1201 at LLVM 22; measured, main's configs refuse or ship them). dq's
+qdo_lds: 1 (Q and dO staged in LDS) when their A fragments over head_dim would take more than
+QDO_MAX_VGPRS of a lane's registers (gfx11's replicated WMMA operands at head_dim 128), else 0.
 prep and convert: 256 threads, vec the widest access dividing head_dim and the strides of the
 tensors they read or write at the problem's alignment (convert at most 4: one 16-byte f32 workspace
 load). The spec rules, the arch rules and the refusal tables check every part (dispatch); the plan
@@ -29,7 +31,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Any
 
-from rocke.arch import ArchTarget, mma_ops
+from rocke.arch import ArchTarget, MmaOp, mma_ops
 from rocke.helpers import elem_bytes
 
 from ...candidate import Candidate, spec_kv, vector_width
@@ -44,9 +46,9 @@ DQ = dq_spec.AttentionBwdDqSpec.FAMILY
 CONVERT = convert_spec.AttentionBwdConvertSpec.FAMILY
 DQ_MODE_ORDER = ("split", "atomic")
 LDS_PAD = 8
-QDO_LDS = 0  # dq keeps Q and dO in registers: the wave32 head_dim 128 tiles it ships staged are refused here
+QDO_MAX_VGPRS = 64  # dq keeps Q and dO in registers up to this many VGPRs a lane, else in LDS
 ELEMENTWISE_BLOCK = 256  # prep and convert threads per workgroup
-WAVE32_MAX_HEAD_DIM = 64  # main's dK / dV registers spill above it on wave32 (see the module docstring)
+WAVE32_DKV_BUDGET = 4096  # wave32 main: head_dim * d_chunk at most this (see the module docstring)
 PREP_MAX_VEC = 8  # 16 bytes of f16 / bf16: the widest access
 CONVERT_MAX_VEC = 4  # one 16-byte f32 workspace access
 GRADIENT_OF = {"do": "o", "dq": "q", "dk": "k", "dv": "v"}  # a gradient's strides are its tensor's
@@ -61,6 +63,19 @@ HEAD_DIMS = tuple(d for d in prep_spec.HEAD_DIMS if all(
 def main_tile(target: ArchTarget) -> tuple[int, int, int]:
     """(block_m, block_n, waves) of attention_bwd_main for the arch's wave size."""
     return (32, 64, 2) if target.wave_size == 64 else (16, 32, 2)
+
+
+def main_d_chunk(target: ArchTarget, head_dim: int) -> int:
+    """attention_bwd_main's d_chunk: head_dim on wave64, within WAVE32_DKV_BUDGET on wave32."""
+    if target.wave_size == 64:
+        return head_dim
+    return min(head_dim, WAVE32_DKV_BUDGET // head_dim)
+
+
+def dq_qdo_lds(op: MmaOp, head_dim: int, dtype: str) -> int:
+    """attention_bwd_dq's qdo_lds: 1 when Q's and dO's A fragments over head_dim exceed QDO_MAX_VGPRS."""
+    vgprs = 2 * (head_dim // op.k) * op.a.length * elem_bytes(dtype) // 4
+    return 1 if vgprs > QDO_MAX_VGPRS else 0
 
 
 def dq_tile(target: ArchTarget, atom_n: int) -> tuple[int, int, int]:
@@ -125,11 +140,9 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
     if problem.dtype not in INPUT_DTYPES:
         reasons.append("DTYPE_UNSUPPORTED")
         details.append(f"dtype={problem.dtype}; the attention backward has {', '.join(INPUT_DTYPES)}")
-    dims = HEAD_DIMS if target.wave_size == 64 else tuple(d for d in HEAD_DIMS if d <= WAVE32_MAX_HEAD_DIM)
-    if problem.head_dim not in dims:
+    if problem.head_dim not in HEAD_DIMS:
         reasons.append("HEAD_DIM_UNSUPPORTED")
-        on = "" if target.wave_size == 64 else f" on {target.name} (wave32: larger ones spill)"
-        details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in dims)}{on}")
+        details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in HEAD_DIMS)}")
     aliased = zero_batch_strides(problem)
     if aliased:
         reasons.append("LAYOUT_UNSUPPORTED")
@@ -147,17 +160,19 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
                     "vec": access_width(problem, ("o", "do"), PREP_MAX_VEC)})
     sizes = plan_sizes(problem)
     block_m, block_n, waves = main_tile(target)
+    d_chunk = main_d_chunk(target, problem.head_dim)
     out = []
     for dq_mode in DQ_MODE_ORDER:
         for op in atoms:
             parts = [(PREP, prep)]
-            parts.append((FAMILY, spec_kv({**common, "block_m": block_m, "block_n": block_n, "dkv_mode": kv_mode,
-                                           "dq_mode": dq_mode, "lds_pad": LDS_PAD, "mask": problem.mask,
-                                           "op_id": op.id, "waves": waves})))
+            parts.append((FAMILY, spec_kv({**common, "block_m": block_m, "block_n": block_n, "d_chunk": d_chunk,
+                                           "dkv_mode": kv_mode, "dq_mode": dq_mode, "lds_pad": LDS_PAD,
+                                           "mask": problem.mask, "op_id": op.id, "waves": waves})))
             if dq_mode == "split":
                 dq_m, dq_n, dq_waves = dq_tile(target, op.n)
                 parts.append((DQ, spec_kv({**common, "block_m": dq_m, "block_n": dq_n, "lds_pad": LDS_PAD,
-                                           "mask": problem.mask, "op_id": op.id, "qdo_lds": QDO_LDS,
+                                           "mask": problem.mask, "op_id": op.id,
+                                           "qdo_lds": dq_qdo_lds(op, problem.head_dim, problem.dtype),
                                            "waves": dq_waves})))
             if dq_mode == "atomic" or kv_mode != "direct":
                 written = (("dq",) if dq_mode == "atomic" else ()) + (("dk", "dv") if kv_mode != "direct" else ())

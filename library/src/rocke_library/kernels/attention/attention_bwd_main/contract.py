@@ -1,5 +1,6 @@
-"""Launch contract of attention_bwd_main: grid (key blocks, query heads, batch), one workgroup of
-waves * wave_size threads per block of block_n keys.
+"""Launch contract of attention_bwd_main: grid (key blocks * chunks, query heads, batch), one
+workgroup of waves * wave_size threads per block of block_n keys and chunk of d_chunk head_dim
+columns (chunks = head_dim / d_chunk; x = key block * chunks + chunk).
 
 Problem keys. batched: batch, seqlen_q, seqlen_k, heads_q, heads_kv; varlen: batch,
 max_seqlen_k (sizes the grid), total_q, total_k, heads_q, heads_kv; optionally the strides
@@ -107,6 +108,6 @@ def launch(spec: AttentionBwdMainSpec, problem: Mapping[str, int]) -> LaunchCont
     args += [KernelArg(name, "i32", "scalar", value=value) for name, value in values.items()]
     args += [KernelArg(key, "i32", "scalar", value=sizes[key]) for key in stride_keys(spec)]
     rows = sizes["seqlen_k"] if spec.seq_mode == "batched" else sizes["max_seqlen_k"]
-    grid = (max(1, ceil_div(rows, spec.block_n)), sizes["heads_q"], sizes["batch"])
+    grid = (max(1, ceil_div(rows, spec.block_n)) * spec.chunks, sizes["heads_q"], sizes["batch"])
     return LaunchContract(fam, spec.kernel_name(), spec.to_kv(), tuple(sorted(sizes.items())), tuple(args), grid,
                           (spec.threads, 1, 1), zero_init=tuple(zero))

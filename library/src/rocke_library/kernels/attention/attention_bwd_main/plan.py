@@ -9,6 +9,9 @@ block, Q and dO ([block_m][head_dim + pad]). Wave w owns keys w * block_n / wave
     dK^T += Q^T dS              A = Q^T, B = dS
     dQ^T  = K^T dS^T            (dq_mode=atomic) A = K^T (down the K tile), B = dS^T
 
+dV^T, dK^T and dQ^T cover the d_chunk head_dim columns d0 = chunk * d_chunk .. of the
+workgroup's chunk (S and dP reduce over the whole head_dim).
+
 The C fragments of S / dS (rows = queries) become the B operands of dV^T / dK^T (k = queries)
 in registers where rocke.helpers.plan_chain finds the path for the atom, else through an LDS
 tile per product ([block_n][block_m + pad], each wave its own keys' lines). dQ^T always reads
@@ -45,7 +48,7 @@ class MainPlan:
     threads: int
     q_reps: int  # S / dP atoms along the query block (C rows)
     key_reps: int  # atoms along the wave's keys (C columns)
-    d_reps: int  # dV^T / dK^T / dQ^T atoms along head_dim (C rows)
+    d_reps: int  # dV^T / dK^T / dQ^T atoms along the workgroup's d_chunk columns (C rows)
     qk_steps: int  # k steps of S and dP (over head_dim)
     q_steps: int  # k steps of dV^T and dK^T (over the query block)
     key_steps: int  # k steps of dQ^T (over the wave's keys)
@@ -128,7 +131,7 @@ def plan_main(spec: AttentionBwdMainSpec, target: ArchTarget) -> MainPlan:
                            "formula that is not lane/slot separable)")
     assert rows_a is not None and lines_b is not None and cols_a is not None
     assert c_row is not None and c_col is not None
-    return MainPlan(op, threads, q_reps, spec.wave_keys // op.n, spec.head_dim // op.m, spec.head_dim // op.k,
+    return MainPlan(op, threads, q_reps, spec.wave_keys // op.n, spec.d_chunk // op.m, spec.head_dim // op.k,
                     spec.block_m // op.k, spec.wave_keys // op.k, spec.block_m // op.n, k_tile, q_tile, p_tile,
                     ds_tile, kv_copy, qd_copy, rows_a, lines_b, cols_a, kt_a, p_store, p_load, dst_load, chain,
                     c_row, c_col, lds_bytes)

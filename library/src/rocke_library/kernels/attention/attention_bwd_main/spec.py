@@ -11,6 +11,7 @@ from rocke.families.spec import Spec, check_mma_atom
 
 INPUT_DTYPES = ("f16", "bf16")
 HEAD_DIMS = (32, 64, 128)
+D_CHUNKS = (16, 32, 64, 128)
 MASKS = ("none", "causal_tl", "causal_br")
 SEQ_MODES = ("batched", "varlen")
 DQ_MODES = ("atomic", "split")
@@ -32,12 +33,15 @@ class AttentionBwdMainSpec(Spec):
     atomics into the dK / dV workspaces, summing the query heads of a GQA / MQA group) or split
     (f32 plain stores into one workspace slice per query head, no atomics; attention_bwd_convert
     sums the group's slices in order, deterministically); atomic and split are converted by
-    attention_bwd_convert."""
+    attention_bwd_convert. d_chunk: the head_dim columns of dK, dV (and atomic dQ) one workgroup
+    owns; head_dim / d_chunk workgroups share a key block (S and dP still reduce over all of
+    head_dim), so the dK / dV accumulators of a wave hold d_chunk columns, not head_dim."""
 
     FAMILY = "attention_bwd_main"
 
     block_m: int
     block_n: int
+    d_chunk: int
     dkv_mode: str
     dq_mode: str
     dtype: str
@@ -77,6 +81,12 @@ class AttentionBwdMainSpec(Spec):
             self.fail("block_m", f"must be a multiple of atom m = {op.m} and atom k = {op.k} ({op.id})")
         if self.head_dim % op.m != 0 or self.head_dim % op.k != 0:
             self.fail("head_dim", f"must be a multiple of atom m = {op.m} and atom k = {op.k} ({op.id})")
+        if self.d_chunk not in D_CHUNKS:
+            self.fail("d_chunk", f"must be one of {', '.join(str(d) for d in D_CHUNKS)}")
+        if self.head_dim % self.d_chunk != 0:
+            self.fail("d_chunk", f"must divide head_dim = {self.head_dim}")
+        if self.d_chunk % op.m != 0:
+            self.fail("d_chunk", f"must be a multiple of atom m = {op.m} ({op.id})")
         if not 0 <= self.lds_pad <= MAX_LDS_PAD:
             self.fail("lds_pad", f"must be in 0..{MAX_LDS_PAD}")
 
@@ -88,6 +98,11 @@ class AttentionBwdMainSpec(Spec):
     def threads(self) -> int:
         """Threads per workgroup: waves of the atom's wave size."""
         return self.waves * self.atom().wave_size
+
+    @property
+    def chunks(self) -> int:
+        """Workgroups per key block: head_dim / d_chunk."""
+        return self.head_dim // self.d_chunk
 
     @property
     def wave_keys(self) -> int:

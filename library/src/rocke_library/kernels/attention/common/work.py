@@ -1,7 +1,8 @@
 """Work decode of the attention kernels: which (query block, head, batch) a workgroup owns and
 where its sequences sit in memory.
 
-Grid (x, y, z) = (query blocks, query heads, batch). Query head h reads kv head h / group, where
+Grid (x, y, z) = (query blocks, query heads, batch); a kernel whose blocks are shared by several
+workgroups (attention_bwd_main's head_dim chunks) folds the part into x as block * parts + part. Query head h reads kv head h / group, where
 group = h_q / h_kv is a kernel argument (1: MHA, h_q: MQA). Batched: the sequence lengths are
 kernel arguments and sequence (b, h) starts at element b * stride_b + h * stride_h. Varlen:
 sequence b holds tokens cu_seqlens[b] .. cu_seqlens[b + 1] - 1 (a zero-length sequence is legal)
@@ -31,14 +32,21 @@ class Work:
     seqlen_k: Value
     q_start: Value | None  # varlen: token of the sequence's first query (cu_seqlens_q[b]); batched: None
     k_start: Value | None
+    part: Value | None = None  # decode_work(parts > 1): which of the block's parts (0 .. parts - 1)
 
 
-def decode_work(b: Builder, seq_mode: str, block_m: int, params: dict[str, Value], *,
+def decode_work(b: Builder, seq_mode: str, block_m: int, params: dict[str, Value], *, parts: int = 1,
                 wrong_kv_head: bool = False) -> Work:
     """The workgroup's (query block, head, batch), kv head and sequence bounds. params holds the
     kernel arguments by name (seqlen_q/seqlen_k when batched, cu_seqlens_q/k when varlen; heads_q,
-    group). wrong_kv_head (tests only) maps query head h to kv head h % h_kv."""
-    q0 = mul_i32(b, b.block_id_x(), block_m, name="q0")
+    group). parts > 1: grid x is block * parts + part, parts workgroups sharing one block (Work.part).
+    wrong_kv_head (tests only) maps query head h to kv head h % h_kv."""
+    block = b.block_id_x()
+    part = None
+    if parts > 1:
+        part = b.remu(block, const_i32(b, parts), name="part")
+        block = b.divu(block, const_i32(b, parts), name="block")
+    q0 = mul_i32(b, block, block_m, name="q0")
     head = b.block_id_y(name="head")
     batch = b.block_id_z(name="batch")
     if wrong_kv_head:
@@ -46,7 +54,7 @@ def decode_work(b: Builder, seq_mode: str, block_m: int, params: dict[str, Value
     else:
         kv_head = b.divu(head, params["group"], name="kv_head")
     if seq_mode == "batched":
-        return Work(q0, batch, head, kv_head, params["seqlen_q"], params["seqlen_k"], None, None)
+        return Work(q0, batch, head, kv_head, params["seqlen_q"], params["seqlen_k"], None, None, part)
     count = add_i32(b, params["batch"], 1)
     starts = []
     for name in ("q", "k"):
@@ -55,7 +63,7 @@ def decode_work(b: Builder, seq_mode: str, block_m: int, params: dict[str, Value
         last = b.buffer_load(rsrc, mul_i32(b, add_i32(b, batch, 1), 4), i32, name=f"{name}_end")
         starts.append((first, b.sub(last, first, name=f"seqlen_{name}")))
     (q_start, seqlen_q), (k_start, seqlen_k) = starts
-    return Work(q0, batch, head, kv_head, seqlen_q, seqlen_k, q_start, k_start)
+    return Work(q0, batch, head, kv_head, seqlen_q, seqlen_k, q_start, k_start, part)
 
 
 def seq_view(b: Builder, base: Value, batch_offset: Value | None, start: Value | None, stride_s: Value,

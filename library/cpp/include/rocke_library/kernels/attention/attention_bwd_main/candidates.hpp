@@ -19,11 +19,11 @@ namespace rocke::library::kernels::attention::attention_bwd_main {
 
 inline constexpr std::array<std::string_view, 2> kDqModeOrder = {"split", "atomic"};
 inline constexpr std::int64_t kLdsPad = 8;
-// dq keeps Q and dO in registers: the wave32 head_dim 128 tiles it ships staged are refused here
-inline constexpr std::int64_t kQdoLds = 0;
+// dq keeps Q and dO in registers up to this many VGPRs a lane, else in LDS
+inline constexpr std::int64_t kQdoMaxVgprs = 64;
 inline constexpr std::int64_t kElementwiseBlock = 256;  // prep and convert threads per workgroup
-// main's dK / dV registers spill above it on wave32 (16 keys a wave, 128 of 256 VGPRs at head_dim 128)
-inline constexpr std::int64_t kWave32MaxHeadDim = 64;
+// wave32 main: head_dim * d_chunk at most this (one chunk of 128 spills; see candidates.py)
+inline constexpr std::int64_t kWave32DkvBudget = 4096;
 inline constexpr std::int64_t kPrepMaxVec = 8;          // 16 bytes of f16 / bf16: the widest access
 inline constexpr std::int64_t kConvertMaxVec = 4;       // one 16-byte f32 workspace access
 
@@ -33,6 +33,10 @@ const std::vector<std::int64_t>& head_dims();
 
 // (block_m, block_n, waves) of attention_bwd_main for the arch's wave size.
 std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchTarget& target);
+// attention_bwd_main's d_chunk: head_dim on wave64, within kWave32DkvBudget on wave32.
+std::int64_t main_d_chunk(const arch::ArchTarget& target, std::int64_t head_dim);
+// attention_bwd_dq's qdo_lds: 1 when Q's and dO's A fragments over head_dim exceed kQdoMaxVgprs.
+std::int64_t dq_qdo_lds(const arch::MmaOp& op, std::int64_t head_dim, std::string_view dtype);
 // (block_m, block_n, waves) of attention_bwd_dq: one atom of rows per wave.
 std::tuple<std::int64_t, std::int64_t, std::int64_t> dq_tile(const arch::ArchTarget& target, std::int64_t atom_n);
 // The problem plan_attention_bwd takes (sizes and every tensor's strides; gradients like their tensors).

@@ -31,7 +31,7 @@ struct MainPlan {
   std::int64_t threads = 0;
   std::int64_t q_reps = 0;     // S / dP atoms along the query block (C rows)
   std::int64_t key_reps = 0;   // atoms along the wave's keys (C columns)
-  std::int64_t d_reps = 0;     // dV^T / dK^T / dQ^T atoms along head_dim (C rows)
+  std::int64_t d_reps = 0;     // dV^T / dK^T / dQ^T atoms along the workgroup's d_chunk columns (C rows)
   std::int64_t qk_steps = 0;   // k steps of S and dP (over head_dim)
   std::int64_t q_steps = 0;    // k steps of dV^T and dK^T (over the query block)
   std::int64_t key_steps = 0;  // k steps of dQ^T (over the wave's keys)

@@ -16,6 +16,7 @@ namespace rocke::library::kernels::attention::attention_bwd_main {
 
 inline constexpr std::array<std::string_view, 2> kInputDtypes = {"f16", "bf16"};
 inline constexpr std::array<std::int64_t, 3> kHeadDims = {32, 64, 128};
+inline constexpr std::array<std::int64_t, 4> kDChunks = {16, 32, 64, 128};
 inline constexpr std::array<std::string_view, 3> kMasks = {"none", "causal_tl", "causal_br"};
 inline constexpr std::array<std::string_view, 2> kSeqModes = {"batched", "varlen"};
 inline constexpr std::array<std::string_view, 2> kDqModes = {"atomic", "split"};
@@ -30,12 +31,14 @@ inline constexpr std::int64_t kMaxLdsPad = 64;
 // lds_pad pads every LDS line. dq_mode: atomic (f32 atomics into the dQ workspace) or split
 // (attention_bwd_dq). dkv_mode: direct (input dtype, h_q == h_kv), atomic (f32 atomics into the
 // kv heads' workspaces) or split (f32 plain stores into one workspace slice per query head; convert
-// sums the group).
+// sums the group). d_chunk: the head_dim columns of dK, dV (and atomic dQ) one workgroup owns;
+// head_dim / d_chunk workgroups share a key block (S and dP still reduce over all of head_dim).
 struct AttentionBwdMainSpec : families::Spec<AttentionBwdMainSpec> {
   static constexpr std::string_view kFamily = "attention_bwd_main";
 
   std::int64_t block_m = 0;
   std::int64_t block_n = 0;
+  std::int64_t d_chunk = 0;
   std::string dkv_mode;
   std::string dq_mode;
   std::string dtype;
@@ -52,6 +55,8 @@ struct AttentionBwdMainSpec : families::Spec<AttentionBwdMainSpec> {
   const arch::MmaOp& atom() const { return arch::mma_op(op_id); }
   // Threads per workgroup: waves of the atom's wave size.
   std::int64_t threads() const { return waves * atom().wave_size; }
+  // Workgroups per key block: head_dim / d_chunk.
+  std::int64_t chunks() const { return head_dim / d_chunk; }
   // Keys per wave.
   std::int64_t wave_keys() const { return block_n / waves; }
 };

@@ -32,11 +32,14 @@ struct Work {
   ir::Value* seqlen_k = nullptr;
   ir::Value* q_start = nullptr;  // varlen: token of the sequence's first query; batched: nullptr
   ir::Value* k_start = nullptr;
+  ir::Value* part = nullptr;  // decode_work(parts > 1): which of the block's parts (0 .. parts - 1)
 };
 
 // The workgroup's (query block, head, batch), kv head and sequence bounds. params holds the kernel
-// arguments by name.
-Work decode_work(ir::Builder& b, std::string_view seq_mode, std::int64_t block_m, const Params& params);
+// arguments by name. parts > 1: grid x is block * parts + part, parts workgroups sharing one block
+// (Work::part).
+Work decode_work(ir::Builder& b, std::string_view seq_mode, std::int64_t block_m, const Params& params,
+                 std::int64_t parts = 1);
 
 // (pointer to row 0, buffer resource over exactly the sequence's rows) of one (sequence, head).
 // batch_offset and start may be nullptr.
