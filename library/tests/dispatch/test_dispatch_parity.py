@@ -159,9 +159,8 @@ INVALID = {
 
 # Rows only attention_bwd gets (per arch, beside the attention rows every attention kind shares):
 # MHA, GQA, MQA, masks, varlen with empty sequences, tails, rows that see no key; each refusal reason
-# (the hook's, also head_dim 128 on the wave32 archs; SPEC_REFUSED of prep at 2-byte alignment;
-# TOO_LARGE of prep's contract); dead. The refusal tables list only wave32 head_dim-128 specs, which
-# the hook rejects first: RESOURCE_REFUSED is proven in test_dispatch_plans.py with a planted table.
+# (the hook's; SPEC_REFUSED of prep at 2-byte alignment; TOO_LARGE of prep's contract; RESOURCE_REFUSED
+# of gfx1201's causal split-dQ main at head_dim 128, whose set dispatch passes over); dead.
 BWD_EXTRA = [
     "batch=2 seqlen_q=33 seqlen_k=47 heads_q=4 heads_kv=4 head_dim=64 dtype=f16",  # MHA
     "batch=2 seqlen_q=33 seqlen_k=47 heads_q=8 heads_kv=2 head_dim=64 dtype=bf16 mask=causal_tl",  # GQA
@@ -172,7 +171,7 @@ BWD_EXTRA = [
     "dtype=f16 mask=causal_br",
     "batch=2 seqlen_q=5 seqlen_k=0 total_q=5 total_k=0 seq_mode=varlen heads_q=2 heads_kv=1 head_dim=32 dtype=bf16",
     "batch=2 seqlen_q=41 seqlen_k=30 total_q=50 total_k=31 seq_mode=varlen heads_q=4 heads_kv=2 head_dim=128 "
-    "dtype=f16 mask=causal_tl",  # wave32: HEAD_DIM_UNSUPPORTED
+    "dtype=f16 mask=causal_tl",  # wave32: head_dim in chunks; gfx1201: RESOURCE_REFUSED, then dq_mode=atomic
     "batch=1 seqlen_q=64 seqlen_k=64 heads_q=2 heads_kv=2 head_dim=128 dtype=bf16 align=2",  # prep SPEC_REFUSED
     "batch=1 seqlen_q=64 seqlen_k=64 heads_q=2 heads_kv=2 head_dim=64 dtype=f16 align=4",  # narrower vectors
     "batch=2 seqlen_q=16 seqlen_k=16 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 q_stride_s=64 q_stride_h=1024 "

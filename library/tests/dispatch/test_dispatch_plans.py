@@ -382,14 +382,27 @@ def test_attention_bwd_varlen_with_rows_that_see_no_key_is_planned():
 
 
 @pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
-def test_attention_bwd_head_dim_128_is_refused_on_wave32(arch):
-    """main's dK / dV of head_dim 128 spill on wave32 at any tile (its configs refuse them): the hook
-    refuses the problem before planning a spilling kernel."""
+def test_attention_bwd_head_dim_128_on_wave32_is_chunked(arch):
+    """main's dK / dV of head_dim 128 in one chunk spill on wave32: dispatch splits head_dim in
+    chunks of 32 there (head_dim on wave64), and stages dq's Q and dO in LDS where their registers
+    would exceed the budget (gfx11's replicated WMMA operands)."""
     result = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), arch)
-    assert result.status == "refused" and result.rejected[0].reasons == ("HEAD_DIM_UNSUPPORTED",)
-    assert result.rejected[0].detail == (f"head_dim=128; the attention backward has 32, 64 on {arch} (wave32: larger "
-                                         f"ones spill)")
-    assert plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), "gfx942").status == "planned"
+    assert result.status == "planned" and not result.rejected
+    main, dq = result.launches[1], result.launches[2]
+    assert "d_chunk=32 " in main.spec and "dq_mode=split" in main.spec
+    assert main.contract.grid[0] == 3 * 4  # 70 keys: three key blocks of 32, four chunks each
+    assert f"qdo_lds={1 if arch == 'gfx1100' else 0} " in dq.spec
+    wave64 = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128"), "gfx942")
+    assert wave64.status == "planned" and "d_chunk=128 " in wave64.launches[1].spec
+
+
+def test_attention_bwd_resource_refusal_falls_through_to_the_next_set():
+    """On gfx1201 the split-dQ main of head_dim 128 with a causal mask spills at LLVM 20 (its table
+    row): dispatch reports it RESOURCE_REFUSED and plans the atomic-dQ set instead."""
+    result = plan("attention_bwd", MHA.replace("head_dim=64", "head_dim=128") + " mask=causal_tl", "gfx1201")
+    assert result.status == "planned" and "dq_mode=atomic" in result.launches[1].spec
+    assert [r.reasons for r in result.rejected] == [("RESOURCE_REFUSED",)]
+    assert "llvm20 spills" in result.rejected[0].detail
 
 
 def test_attention_bwd_batch_strides():

@@ -67,8 +67,8 @@ def test_the_specs_dispatch_plans_can_ship(family):
 
 def test_a_spilling_spec_fails_the_measurement():
     """Negative control: a spec the refusal table lists as spilling at LLVM 22 (attention_bwd_main,
-    gfx1100, head_dim 128), measured as if dispatch had planned it, has a problem."""
-    kv = ("block_m=16 block_n=32 dkv_mode=atomic dq_mode=split dtype=f16 head_dim=128 lds_pad=8 mask=causal_tl "
-          "op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=varlen waves=2")
+    gfx1100, head_dim 128 in one chunk), measured as if dispatch had planned it, has a problem."""
+    kv = ("block_m=16 block_n=32 d_chunk=128 dkv_mode=atomic dq_mode=split dtype=f16 head_dim=128 lds_pad=8 "
+          "mask=causal_tl op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=varlen waves=2")
     (row,) = measure_configs(FAMILIES["attention_bwd_main"], [ConfigLine(0, "gfx1100", kv, False)])
     assert row.reason == "spills" and "shippable" in row.problem, row

@@ -19,10 +19,10 @@ from rocke_library.kernels.attention.attention_bwd_main.numerics import Case, ed
 pytestmark = pytest.mark.numeric
 
 SPECS = {
-    "gfx942": "block_m=32 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
-              "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=1",
-    "gfx950": "block_m=32 block_n=64 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
-              "op_id=mfma_f32_16x16x32_bf16 seq_mode=batched waves=2",
+    "gfx942": "block_m=32 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
+              "mask=causal_br op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=1",
+    "gfx950": "block_m=32 block_n=64 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 "
+              "mask=causal_br op_id=mfma_f32_16x16x32_bf16 seq_mode=batched waves=2",
     "gfx1100": "block_m=16 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
                "mask=causal_br op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
     "gfx1201": "block_m=16 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 "

@@ -142,7 +142,8 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
         details.append(f"dtype={problem.dtype}; the attention backward has {', '.join(INPUT_DTYPES)}")
     if problem.head_dim not in HEAD_DIMS:
         reasons.append("HEAD_DIM_UNSUPPORTED")
-        details.append(f"head_dim={problem.head_dim}; the attention backward has {', '.join(str(d) for d in HEAD_DIMS)}")
+        dims = ", ".join(str(d) for d in HEAD_DIMS)
+        details.append(f"head_dim={problem.head_dim}; the attention backward has {dims}")
     aliased = zero_batch_strides(problem)
     if aliased:
         reasons.append("LAYOUT_UNSUPPORTED")

@@ -2,12 +2,12 @@
 where its sequences sit in memory.
 
 Grid (x, y, z) = (query blocks, query heads, batch); a kernel whose blocks are shared by several
-workgroups (attention_bwd_main's head_dim chunks) folds the part into x as block * parts + part. Query head h reads kv head h / group, where
-group = h_q / h_kv is a kernel argument (1: MHA, h_q: MQA). Batched: the sequence lengths are
-kernel arguments and sequence (b, h) starts at element b * stride_b + h * stride_h. Varlen:
-sequence b holds tokens cu_seqlens[b] .. cu_seqlens[b + 1] - 1 (a zero-length sequence is legal)
-and starts at element cu_seqlens[b] * stride_s + h * stride_h. Strides are in elements; the
-head_dim elements of one (token, head) are contiguous.
+workgroups (attention_bwd_main's head_dim chunks) folds the part into x as block * parts + part.
+Query head h reads kv head h / group, where group = h_q / h_kv is a kernel argument (1: MHA, h_q:
+MQA). Batched: the sequence lengths are kernel arguments and sequence (b, h) starts at element
+b * stride_b + h * stride_h. Varlen: sequence b holds tokens cu_seqlens[b] .. cu_seqlens[b + 1] - 1
+(a zero-length sequence is legal) and starts at element cu_seqlens[b] * stride_s + h * stride_h.
+Strides are in elements; the head_dim elements of one (token, head) are contiguous.
 """
 
 from __future__ import annotations
