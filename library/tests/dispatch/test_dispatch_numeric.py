@@ -167,9 +167,13 @@ def test_dispatch_conv_fwd_plan_on_the_simulator(arch, text, fault):
 # ---- attention_bwd (launch sets: prep -> main -> [dq] -> [convert]) ------------------------------
 
 ATTENTION_BWD = [
-    # (arch, problem, per-sequence lengths (q, k) for varlen): wave64 GQA, wave32 MHA, varlen MQA
+    # (arch, problem, per-sequence lengths (q, k) for varlen): wave64 GQA, wave32 MHA, varlen MQA;
+    # wave32 head_dim 128 (main in chunks of 32; gfx1100 stages dq's Q and dO in LDS, gfx1201's
+    # causal split set is resource-refused and the atomic one planned)
     ("gfx942", "batch=1 seqlen_q=29 seqlen_k=23 heads_q=4 heads_kv=2 head_dim=64 dtype=f16 mask=causal_br", None),
     ("gfx1100", "batch=1 seqlen_q=19 seqlen_k=26 heads_q=2 heads_kv=2 head_dim=64 dtype=f16 mask=causal_tl", None),
+    ("gfx1100", "batch=1 seqlen_q=21 seqlen_k=18 heads_q=2 heads_kv=2 head_dim=128 dtype=bf16", None),
+    ("gfx1201", "batch=1 seqlen_q=17 seqlen_k=22 heads_q=4 heads_kv=2 head_dim=128 dtype=f16 mask=causal_tl", None),
     ("gfx950", "batch=2 seqlen_q=13 seqlen_k=11 total_q=17 total_k=11 seq_mode=varlen heads_q=2 heads_kv=1 "
      "head_dim=32 dtype=bf16", ((13, 4), (11, 0))),
 ]

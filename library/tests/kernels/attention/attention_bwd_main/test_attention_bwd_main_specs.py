@@ -17,7 +17,7 @@ from rocke.gates.conformance import with_changes
 from rocke_library.kernels.attention.attention_bwd_main import AttentionBwdMainSpec, build, launch, plan_main
 from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY
 
-BASE = ("block_m=32 block_n=64 dkv_mode=direct dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 mask=none "
+BASE = ("block_m=32 block_n=64 d_chunk=64 dkv_mode=direct dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 mask=none "
         "op_id=mfma_f32_32x32x8_f16 seq_mode=batched waves=2")
 F = "attention_bwd_main"
 
@@ -36,6 +36,9 @@ SPEC_REFUSALS = [
     ({"block_n": 48}, f"{F}: block_n=48: must be a multiple of waves * atom n = 2 * 32 with block_n / waves a "
                       "multiple of atom k = 8 (mfma_f32_32x32x8_f16)"),
     ({"block_m": 48}, f"{F}: block_m=48: must be a multiple of atom m = 32 and atom k = 8 (mfma_f32_32x32x8_f16)"),
+    ({"d_chunk": 48}, f"{F}: d_chunk=48: must be one of 16, 32, 64, 128"),
+    ({"d_chunk": 128}, f"{F}: d_chunk=128: must divide head_dim = 64"),
+    ({"d_chunk": 16}, f"{F}: d_chunk=16: must be a multiple of atom m = 32 (mfma_f32_32x32x8_f16)"),
     ({"lds_pad": 65}, f"{F}: lds_pad=65: must be in 0..64"),
 ]
 
