@@ -101,12 +101,14 @@ def _real_specs(arch: str, main: object) -> dict[str, object] | None:
             return None
         match = [DQ.spec.from_kv(line.kv) for line in family_configs(DQ)  # type: ignore[union-attr]
                  if not line.refuse and line.arch == arch]
-        match = [s for s in match if all(getattr(s, f) == getattr(main, f) for f in fields)]
+        match = [s for s in match if s.dtype == main.dtype and s.head_dim == main.head_dim]
         if not match:
             return None
-        # A dq config of the main's mask when one ships, else the same tile with the main's mask.
-        exact = [s for s in match if s.mask == main.mask]
-        specs["attention_bwd_dq"] = exact[0] if exact else dataclasses.replace(match[0], mask=main.mask)
+        # A dq config of the main's seq_mode and mask when one ships, else a shipped tile of the
+        # dtype and head_dim with the main's seq_mode and mask.
+        exact = [s for s in match if s.seq_mode == main.seq_mode and s.mask == main.mask]
+        specs["attention_bwd_dq"] = exact[0] if exact else dataclasses.replace(match[0], seq_mode=main.seq_mode,
+                                                                                   mask=main.mask)
     return specs
 
 
