@@ -22,7 +22,7 @@ must stay within +-INT_LIMIT (a 32-bit signed int), else it is an error too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rocke.arch.errors import LayoutExprError
 
@@ -138,18 +138,28 @@ class _Parser:
         raise self._fail("a number, 'lane', 'slot' or '('")
 
 
+MEMO_LIMIT = 4096  # memoised (lane, slot) values per formula: a wave's lanes times its slots, with room
+
 @dataclass(frozen=True)
 class LayoutExpr:
     """A parsed layout formula; evaluate with `expr(lane=..., slot=...)`."""
 
     source: str
     tree: Node
+    # (lane, slot) -> value: the builders ask for the same few coordinates many times
+    _memo: dict[tuple[int, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __call__(self, *, lane: int, slot: int) -> int:
         for name, value in (("lane", lane), ("slot", slot)):
             if type(value) is not int or value > INT_LIMIT or value < -INT_LIMIT:
                 raise LayoutExprError(f"bad layout expression '{self.source}': {name} must be a 32-bit int")
-        return _evaluate(self.source, self.tree, lane, slot)
+        key = (lane, slot)
+        found = self._memo.get(key)
+        if found is None:
+            found = _evaluate(self.source, self.tree, lane, slot)
+            if len(self._memo) < MEMO_LIMIT:
+                self._memo[key] = found
+        return found
 
 
 def parse_layout_expr(source: str) -> LayoutExpr:

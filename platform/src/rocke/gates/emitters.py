@@ -12,15 +12,18 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rocke.arch import get_flavor, resolve_arch
 from rocke.engine import native_engine
 from rocke.families import Family, SpecError, build_family
 from rocke.families.configs import ConfigLine, config_path
 from rocke.gates.frames import FrameError, read_records
-from rocke.ir import print_kernel
-from rocke.lower import LowerError, lower
+from rocke.ir import KernelDef, print_kernel, verify
+from rocke.ir.builder import defer_finish_verify
+from rocke.lower import LowerError, lower_verified
 
 FLAVORS = ("llvm20", "llvm22")
 
@@ -43,15 +46,47 @@ def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = F
     resource-refusal table (the validity gate measures the specs that table refuses)."""
     try:
         spec = family.spec.from_kv(config.kv)
-        kernel = (build_family(family, spec, config.arch) if resource_table
-                  else family.build(spec, config.arch))
-        ll = {flavor: lower(kernel, arch=config.arch, flavor=flavor) for flavor in flavors}
+
+        def build() -> KernelDef:
+            return build_family(family, spec, config.arch) if resource_table else family.build(spec, config.arch)
+
+        kernel = _emit_verified(build, config.arch, flavors)
+        ll = {flavor: lower_verified(kernel, arch=config.arch, flavor=flavor) for flavor in flavors}
     except (SpecError, LowerError) as exc:
         return Emission(refusal=str(exc))
     except Exception as exc:  # a gate reports every failure as data; it never dies on one config
         return Emission(crash=f"{type(exc).__name__}: {exc}")
     return Emission(ir=print_kernel(kernel), ll=ll)
 
+
+def _emit_verified(build: Callable[[], KernelDef], arch: str, flavors: tuple[str, ...]) -> KernelDef:
+    """build()'s kernel, verified once for arch as lower() would verify it (C++ twin:
+    gates::emit_family): finish's verification is deferred and done here, so each flavor lowers
+    without verifying again. An error after a deferred finish, or a builder that finished several
+    kernels, builds again with finish verifying, so what is raised is what the plain build and
+    lower raise (builders are pure); an error before finish is the plain build's already."""
+    kernel = None
+    with defer_finish_verify() as scope:
+        try:
+            kernel = build()
+        except Exception:
+            if scope.deferred == 0:
+                raise
+    if kernel is None or scope.deferred > 1:
+        kernel, unverified = build(), False
+    else:
+        unverified = scope.deferred == 1
+    if flavors:
+        try:
+            get_flavor(flavors[0])  # lower() checks the flavor before the arch
+            verify(kernel, resolve_arch(arch))
+        except Exception:
+            if unverified:
+                verify(kernel)  # finish's error comes first, when there is one
+            raise
+    elif unverified:
+        verify(kernel)
+    return kernel
 
 def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
     """The C++ engine's output for one config through the family's engine module: its

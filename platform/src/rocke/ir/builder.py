@@ -26,6 +26,8 @@ finish() numbers values in text order (canonical ids) and verifies the kernel.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from types import TracebackType
 from typing import Any
 
 from .attrs import KERNEL_ATTRS, PARAM_ATTRS, AttrValue, check_attr_value, normalize_num
@@ -53,6 +55,28 @@ def _raise_for(opdef: OpDef, exc: OpCheckError) -> None:
         raise ValueError(message) from None
     raise TypeError(message) from None
 
+
+class defer_finish_verify:  # a context manager: lower case, as contextlib's (C++: ir::DeferFinishVerify)
+    """While active (in this thread / context), Builder.finish(verify=True) does not verify the
+    kernel; it counts the kernels left unverified (``deferred``) and the owner of the scope
+    verifies them, or, on any failure, builds again without the scope, so the first error is the
+    one finish would raise. One-pass emitters (rocke.gates.emitters.emit_python) verify a kernel
+    once for its arch instead of in finish and again in every lower()."""
+
+    def __init__(self) -> None:
+        self.deferred = 0
+        self._token: Any = None
+
+    def __enter__(self) -> defer_finish_verify:
+        self._token = _DEFERRING.set(self)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        _DEFERRING.reset(self._token)
+
+
+_DEFERRING: ContextVar[defer_finish_verify | None] = ContextVar("rocke_defer_finish_verify", default=None)
 
 class Builder:
     """Builds one KernelDef. See the module docstring for the style."""
@@ -210,7 +234,8 @@ class Builder:
         return self._emit(opdef, tuple(operands), self._attrs(opdef, dict(attrs or {})), types, names)
 
     def finish(self, *, verify: bool = True) -> KernelDef:
-        """Number values in text order (canonical ids), optionally verify, and return the kernel."""
+        """Number values in text order (canonical ids), optionally verify, and return the kernel
+        (inside defer_finish_verify the verification is the scope owner's)."""
         self._live()
         self._finished = True
         counter = 0
@@ -220,7 +245,11 @@ class Builder:
         _renumber_region(self._body, counter)
         kernel = KernelDef(self._name, tuple(self._params), self._kernel_attrs, self._body)
         if verify:
-            run_verify(kernel)
+            scope = _DEFERRING.get()
+            if scope is None:
+                run_verify(kernel)
+            else:
+                scope.deferred += 1
         return kernel
 
     # ------------------------------------------------------------------ device control flow

@@ -43,6 +43,17 @@ def lower(kernel: KernelDef, *, arch: str | ArchTarget, flavor: str) -> str:
     row = get_flavor(flavor)
     target = resolve_arch(arch)
     verify(kernel, target)
+    return _lower(kernel, target, row)
+
+
+def lower_verified(kernel: KernelDef, *, arch: str | ArchTarget, flavor: str) -> str:
+    """lower() of a kernel the caller has verified for arch (verify(kernel, arch)) and not changed
+    since: the same text and refusals, without verifying again (C++ twin: lower::lower_verified)."""
+    row = get_flavor(flavor)
+    return _lower(kernel, resolve_arch(arch), row)
+
+
+def _lower(kernel: KernelDef, target: ArchTarget, row: Flavor) -> str:
     lds = plan_lds(kernel, target)
     em = FunctionEmitter(target, row, lds.offsets, lower_op)
     params = ", ".join(param_text(param, row, em) for param in kernel.params)
