@@ -99,7 +99,7 @@ def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeyp
     monkeypatch.setattr(bench.time, "process_time", lambda: float(next(clock)))
     assert bench.native_run_seconds(None) < 5.0
     start = bench.cpu_seconds()
-    assert bench.cpu_seconds() - start >= 10.0  # the negative control: the bench clock does see the jump
+    assert bench.cpu_seconds() - start >= 9.99  # the negative control: the bench clock does see the jump
 
 
 def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
