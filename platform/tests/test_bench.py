@@ -88,9 +88,9 @@ def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeyp
 
     burn = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
     quiet = [sys.executable, "-c", "pass"]
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: burn)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: burn)
     burning = bench.native_run_seconds(None)
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: quiet)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: quiet)
     idle = bench.native_run_seconds(None)
     assert burning > 0.02 and idle < burning  # the child's work is what is measured
     # This process's own CPU time around the run (spawning, decoding) must not count: make it
@@ -108,7 +108,60 @@ def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
     class Fam:
         native_emitter, name = "fake-emit", "gemm"
 
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c",
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: [sys.executable, "-c",
                                                                                         "raise SystemExit(3)"])
     with pytest.raises(bench.BenchError, match="fake-emit exited 3 on gemm"):
         bench.native_run_seconds(Fam())
+
+
+def test_built_configs_text_keeps_only_the_lines_that_must_build():
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs, parse_configs
+
+    family = get_family("elementwise")
+    lines = family_configs(family)
+    assert any(c.refuse for c in lines)  # the shipped file has refusals: the case this guards
+    text = bench.built_configs_text(lines)
+    again = parse_configs(text, family.spec, "built.cfg")
+    assert [(c.arch, c.kv) for c in again] == [(c.arch, c.kv) for c in lines if not c.refuse]
+    assert not any(c.refuse for c in again) and "refuse" not in text
+
+
+def test_native_figure_is_per_built_config_over_a_file_without_refusals(monkeypatch):
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs, parse_configs
+    from rocke.gates.emitters import Emission
+
+    family = get_family("elementwise")
+    built = [c for c in family_configs(family) if not c.refuse]
+    seen = []
+
+    def fake_emit_native(fam, flavors=bench.FLAVORS, timeout=600.0, configs=None):
+        lines = parse_configs(configs.read_text(), fam.spec, "built.cfg")
+        return [Emission(ir="ir", ll={f: "ll" for f in flavors}) for _ in lines]
+
+    def fake_run(fam, flavors=bench.FLAVORS, configs=None):
+        seen.append(parse_configs(configs.read_text(), fam.spec, "built.cfg"))
+        return 1.0
+
+    monkeypatch.setattr(bench, "emit_native", fake_emit_native)
+    monkeypatch.setattr(bench, "native_run_seconds", fake_run)
+    per_config = bench.native_seconds_per_built_config(family, runs=3)
+    assert len(seen) == 3 and all(not any(c.refuse for c in run) and len(run) == len(built) for run in seen)
+    assert per_config == pytest.approx(1.0 / len(built))  # divided by the built configs, not all lines
+
+
+def test_native_figure_refuses_a_run_that_does_not_build_every_line(monkeypatch):
+    from rocke.families import get_family
+    from rocke.gates.emitters import Emission
+
+    monkeypatch.setattr(bench, "emit_native", lambda fam, flavors=bench.FLAVORS, timeout=600.0, configs=None:
+                        [Emission(refusal="no")])
+    with pytest.raises(bench.BenchError, match="refused a built config of elementwise: no"):
+        bench.native_seconds_per_built_config(get_family("elementwise"), runs=1)
+
+
+def test_native_figure_of_the_real_emitter_on_built_configs():
+    from rocke.families import get_family
+
+    assert bench.native_seconds_per_built_config(get_family("elementwise"), runs=1) > 0.0

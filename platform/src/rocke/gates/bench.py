@@ -18,11 +18,12 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rocke.engine import native_engine
 from rocke.families import Family
-from rocke.families.configs import family_configs
+from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python, find_native_emitter, native_command
 from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
@@ -52,19 +53,52 @@ def child_cpu_seconds() -> float:
     return children.ru_utime + children.ru_stime
 
 
-def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS) -> float:
-    """CPU seconds of one run of the family's native emitter over its whole config file, the emitter
-    process alone: its records go to a file, as a user's `rocke-emit ... > out` does. The bench
-    process's own work (starting the child, and decoding records, which emit_native does and a
-    user of the emitter does not pay) is not counted."""
+def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS, configs: Path | None = None) -> float:
+    """CPU seconds of one run of the family's native emitter over its whole config file (or over the
+    config file `configs`), the emitter process alone: its records go to a file, as a user's
+    `rocke-emit ... > out` does. The bench process's own work (starting the child, and decoding
+    records, which emit_native does and a user of the emitter does not pay) is not counted."""
     with tempfile.TemporaryFile() as out:
         start = child_cpu_seconds()
-        proc = subprocess.run(native_command(family, flavors), stdout=out, stderr=subprocess.PIPE)
+        proc = subprocess.run(native_command(family, flavors, configs), stdout=out, stderr=subprocess.PIPE)
         seconds = child_cpu_seconds() - start
     if proc.returncode != 0:
         raise BenchError(f"{family.native_emitter} exited {proc.returncode} on {family.name}: "
                          f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
     return seconds
+
+
+def built_configs_text(configs: list[ConfigLine]) -> str:
+    """A config file (the shipped files' format) holding only the configs that must build, in their
+    order: the native figure is taken over these, so that all three engine columns are per built
+    config (a `refuse` line's cheap refusal would otherwise lower the native figure per config)."""
+    lines = ["# the built configs of a family's config file (rocke bench)"]
+    lines += [f"{c.arch} {c.kv}" for c in configs if not c.refuse]
+    return "\n".join(lines) + "\n"
+
+
+def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS) -> float:
+    """Median CPU seconds per config of the native emitter's run over a config file holding only the
+    family's built configs (run time over their count, fixed per-run cost included). The records
+    of that file are decoded once, outside the timing: every line must emit, none refuse."""
+    built = [c for c in family_configs(family) if not c.refuse]
+    if not built:
+        raise BenchError(f"{family.name}: no built configs to time the native emitter on")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{family.name}.cfg"
+        path.write_text(built_configs_text(built), encoding="ascii")
+        try:
+            outs = emit_native(family, flavors, configs=path)
+        except FrameError as exc:
+            raise BenchError(f"native emitter on {family.name}'s built configs: {exc}") from None
+        for out in outs:
+            _require(out, "native", family.name)
+            if out.refusal is not None:
+                raise BenchError(f"native engine refused a built config of {family.name}: {out.refusal}")
+        if len(outs) != len(built):
+            raise BenchError(f"native engine emitted {len(outs)} of {family.name}'s {len(built)} built configs")
+        seconds = statistics.median(native_run_seconds(family, flavors, path) for _ in range(max(1, runs)))
+    return seconds / len(built)
 
 
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
@@ -85,7 +119,9 @@ def _require(out, engine: str, family: str) -> None:
 
 
 def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list[dict[str, Any]]:
-    """Per family: median seconds to build + lower one config (both flavors) per engine, and ratios."""
+    """Per family: median seconds to build + lower one config (both flavors) per engine, and ratios.
+    Every column is per built config: Python and the bindings over the first max_configs built
+    configs, the native emitter's run over all of them (no `refuse` line in the run or the divisor)."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -95,10 +131,9 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        all_configs = len(family_configs(family))
-        for out in emit_native(family):  # every config emits (records checked here, outside the timing)
+        for out in emit_native(family):  # the whole shipped file emits (checked outside the timing)
             _require(out, "native", family.name)
-        native = statistics.median(native_run_seconds(family) for _ in range(max(1, runs // 2))) / all_configs
+        native = native_seconds_per_built_config(family, runs=max(1, runs // 2))
         py_med, cpp_med = statistics.median(py), statistics.median(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
                      "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
