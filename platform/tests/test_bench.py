@@ -108,8 +108,8 @@ def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
     class Fam:
         native_emitter, name = "fake-emit", "gemm"
 
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: [sys.executable, "-c",
-                                                                                        "raise SystemExit(3)"])
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: failing)
     with pytest.raises(bench.BenchError, match="fake-emit exited 3 on gemm"):
         bench.native_run_seconds(Fam())
 
