@@ -28,6 +28,7 @@ from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python, fi
 from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
 from rocke.gates.parity import run_parity
+from rocke.gates.progress import SHARE_LIMIT, over_share
 from rocke.gates.runner import select_families
 from rocke.gates.validity import run_validity
 from rocke.ir import Builder, f32, parse_kernel, print_kernel, ptr
@@ -170,7 +171,9 @@ CPP_PHASES = ("build", "verify", "lower", "print", "parse")
 
 
 def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
-    """Wall time of the parity and golden gates, per family, with families over 10% flagged."""
+    """Wall time of the parity and golden gates, per family, with the families flagged by the gates'
+    own timing-table rule (progress.over_share: over SHARE_LIMIT of the gate's wall time while
+    holding no more than SHARE_LIMIT of its configs)."""
     out: dict[str, Any] = {}
     for gate, run in (("parity", lambda: run_parity(only, jobs=jobs, quiet=True)[1]),
                       ("golden", lambda: check_golden(only, jobs=jobs, quiet=True)[1])):
@@ -178,8 +181,9 @@ def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
         progress = run()
         wall = time.perf_counter() - start
         per_family = dict(sorted(progress.family_seconds.items()))
-        out[gate] = {"wall_s": wall, "families": per_family,
-                     "over_10_percent": sorted(n for n, s in per_family.items() if s > 0.1 * wall)}
+        configs = {name: progress.family_configs.get(name, 0) for name in per_family}
+        out[gate] = {"wall_s": wall, "families": per_family, "configs": configs, "share_limit": SHARE_LIMIT,
+                     "over_share": over_share(per_family, configs, wall)}
     return out
 
 
@@ -315,7 +319,9 @@ def format_bench(data: dict[str, Any]) -> str:
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
-        flag = f"; over 10%: {', '.join(g['over_10_percent'])}" if g["over_10_percent"] else ""
+        limit = f"{g.get('share_limit', SHARE_LIMIT):.0%}"
+        flag = (f"; over {limit} of the time without over {limit} of the configs: {', '.join(g['over_share'])}"
+                if g["over_share"] else "")
         lines.append(f"  {gate:<7} {g['wall_s']:7.1f} s  ({parts}){flag}")
     lines.append("3. kernel resources at the running LLVM")
     lines.append(f"{'family':<20} {'arch':<8} {'configs':>7} {'occ min/med/max':>16} {'vgpr max':>9} "
