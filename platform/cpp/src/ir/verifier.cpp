@@ -171,10 +171,10 @@ class Verifier {
 
   template <class Where>
   void placement(const OpDef& opdef, const Where& where, std::int64_t depth, const RegionDef* ending) {
-    if (opdef.placement == "kernel_body" && depth != 1) {
+    if (opdef.where == Placement::KernelBody && depth != 1) {
       throw VerifyError("placement", where(), "only allowed directly in the kernel body");
     }
-    if (opdef.placement == "terminator" && (ending == nullptr || ending->terminator != opdef.name)) {
+    if (opdef.where == Placement::Terminator && (ending == nullptr || ending->terminator != opdef.name)) {
       throw VerifyError("placement", where(), "must be the last op of a region it terminates");
     }
   }
