@@ -192,6 +192,28 @@ void check_operand_types(const OpDef& opdef, const std::vector<Type>& types) {
 }
 
 void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const Type& num_type) {
+  // The common case in one pass: exactly the attributes defs lists (both sorted by name, so they
+  // pair up in order), each value checked in defs order. Anything else takes the checks below,
+  // which find the first missing, then the first unknown attribute, as Python reports them.
+  if (attrs.size() == defs.size()) {
+    auto it = attrs.begin();
+    bool paired = true;
+    for (const AttrDef& adef : defs) {
+      if (it->first != adef.name) {
+        paired = false;
+        break;
+      }
+      ++it;
+    }
+    if (paired) {
+      it = attrs.begin();
+      for (const AttrDef& adef : defs) {
+        std::optional<std::string> problem = check_attr_value(adef, (it++)->second, num_type);
+        if (problem.has_value()) throw OpCheckError("attr", *problem);
+      }
+      return;
+    }
+  }
   for (const AttrDef& adef : defs) {
     if (!attrs.contains(adef.name)) throw OpCheckError("attr", "missing attribute '" + adef.name + "'");
   }
