@@ -78,11 +78,13 @@ def built_configs_text(configs: list[ConfigLine]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS) -> float:
+def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
+                                    configs: list[ConfigLine] | None = None) -> float:
     """Median CPU seconds per config of the native emitter's run over a config file holding only the
-    family's built configs (run time over their count, fixed per-run cost included). The records
-    of that file are decoded once, outside the timing: every line must emit, none refuse."""
-    built = [c for c in family_configs(family) if not c.refuse]
+    family's built configs, or the given ones (run time over their count, fixed per-run cost
+    included). The records of that file are decoded once, outside the timing: every line must
+    emit, none refuse."""
+    built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,10 +121,12 @@ def _require(out, engine: str, family: str) -> None:
         raise BenchError(f"{engine} engine crashed on {family}: {out.crash}")
 
 
-def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list[dict[str, Any]]:
-    """Per family: median seconds to build + lower one config (both flavors) per engine, and ratios.
-    Every column is per built config: Python and the bindings over the first max_configs built
-    configs, the native emitter's run over all of them (no `refuse` line in the run or the divisor)."""
+def engine_speed(families: list[Family], *, runs: int, max_configs: int | None = None) -> list[dict[str, Any]]:
+    """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
+    three columns are the mean per config over the same configs, the family's built ones (the
+    first max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
+    config's median time over their count, the native emitter one run over a file of those configs
+    (its per-run cost included) over their count."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -134,15 +138,15 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
         for out in emit_native(family):  # the whole shipped file emits (checked outside the timing)
             _require(out, "native", family.name)
-        native = native_seconds_per_built_config(family, runs=max(1, runs // 2))
-        py_med, cpp_med = statistics.median(py), statistics.median(cpp)
+        native = native_seconds_per_built_config(family, runs=max(1, runs // 2), configs=configs)
+        py_med, cpp_med = statistics.fmean(py), statistics.fmean(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
                      "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
                      "native_speedup": py_med / max(native, 1e-9)})
     return rows
 
 
-def cpp_phases(families: list[Family], *, runs: int, max_configs: int,
+def cpp_phases(families: list[Family], *, runs: int, max_configs: int | None,
                flavor: str = FLAVORS[-1]) -> list[dict[str, Any]]:
     """Per family: where the C++ engine's time goes, as median microseconds per op over its
     configs (thread-CPU time measured inside the engine): build, verify, lower (one flavor), print,
@@ -289,7 +293,7 @@ def parse_speed(size: int, *, runs: int) -> list[dict[str, Any]]:
     return rows
 
 
-def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int = 8, jobs: int = 2,
+def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int | None = None, jobs: int = 2,
               sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000), parse_size: int = 1 << 20) -> dict[str, Any]:
     families = select_families(only)
     if not families:
