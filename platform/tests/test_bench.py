@@ -32,7 +32,9 @@ def test_format_bench_prints_the_four_sections():
     data = {
         "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
                           "cpp_speedup": 50.0, "native_speedup": 62.5}],
-        "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0}, "over_10_percent": ["gemm"]}},
+        "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0, "elementwise": 1.0},
+                                 "configs": {"gemm": 1, "elementwise": 9}, "share_limit": 0.25,
+                                 "over_share": ["gemm"]}},
         "kernel_resources": [{"family": "gemm", "arch": "gfx942", "configs": 3, "occupancy_min": 2,
                               "occupancy_median": 4, "occupancy_max": 8, "vgprs_max": 96, "agprs_max": 32,
                               "lds_max": 8192, "spilling": 0}],
@@ -49,7 +51,7 @@ def test_format_bench_prints_the_four_sections():
     for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed",
                     "6. C++ engine phases"]:
         assert heading in text
-    assert "over 10%: gemm" in text
+    assert "over 25% of the time without over 25% of the configs: gemm" in text
 
 
 def test_a_crashing_engine_is_a_bench_error():
@@ -88,9 +90,9 @@ def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeyp
 
     burn = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
     quiet = [sys.executable, "-c", "pass"]
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: burn)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: burn)
     burning = bench.native_run_seconds(None)
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: quiet)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: quiet)
     idle = bench.native_run_seconds(None)
     assert burning > 0.02 and idle < burning  # the child's work is what is measured
     # This process's own CPU time around the run (spawning, decoding) must not count: make it
@@ -108,7 +110,100 @@ def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
     class Fam:
         native_emitter, name = "fake-emit", "gemm"
 
-    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS: [sys.executable, "-c",
-                                                                                        "raise SystemExit(3)"])
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: failing)
     with pytest.raises(bench.BenchError, match="fake-emit exited 3 on gemm"):
         bench.native_run_seconds(Fam())
+
+
+def test_built_configs_text_keeps_only_the_lines_that_must_build():
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs, parse_configs
+
+    family = get_family("elementwise")
+    lines = family_configs(family)
+    assert any(c.refuse for c in lines)  # the shipped file has refusals: the case this guards
+    text = bench.built_configs_text(lines)
+    again = parse_configs(text, family.spec, "built.cfg")
+    assert [(c.arch, c.kv) for c in again] == [(c.arch, c.kv) for c in lines if not c.refuse]
+    assert not any(c.refuse for c in again) and "refuse" not in text
+
+
+def test_native_figure_is_per_built_config_over_a_file_without_refusals(monkeypatch):
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs, parse_configs
+    from rocke.gates.emitters import Emission
+
+    family = get_family("elementwise")
+    built = [c for c in family_configs(family) if not c.refuse]
+    seen = []
+
+    def fake_emit_native(fam, flavors=bench.FLAVORS, timeout=600.0, configs=None):
+        lines = parse_configs(configs.read_text(), fam.spec, "built.cfg")
+        return [Emission(ir="ir", ll={f: "ll" for f in flavors}) for _ in lines]
+
+    def fake_run(fam, flavors=bench.FLAVORS, configs=None):
+        seen.append(parse_configs(configs.read_text(), fam.spec, "built.cfg"))
+        return 1.0
+
+    monkeypatch.setattr(bench, "emit_native", fake_emit_native)
+    monkeypatch.setattr(bench, "native_run_seconds", fake_run)
+    per_config = bench.native_seconds_per_built_config(family, runs=3)
+    assert len(seen) == 3 and all(not any(c.refuse for c in run) and len(run) == len(built) for run in seen)
+    assert per_config == pytest.approx(1.0 / len(built))  # divided by the built configs, not all lines
+
+
+def test_native_figure_refuses_a_run_that_does_not_build_every_line(monkeypatch):
+    from rocke.families import get_family
+    from rocke.gates.emitters import Emission
+
+    monkeypatch.setattr(bench, "emit_native", lambda fam, flavors=bench.FLAVORS, timeout=600.0, configs=None:
+                        [Emission(refusal="no")])
+    with pytest.raises(bench.BenchError, match="refused a built config of elementwise: no"):
+        bench.native_seconds_per_built_config(get_family("elementwise"), runs=1)
+
+
+def test_native_figure_of_the_real_emitter_on_built_configs():
+    from rocke.families import get_family
+
+    assert bench.native_seconds_per_built_config(get_family("elementwise"), runs=1) > 0.0
+
+
+def test_gate_cost_flags_by_the_timing_tables_rule(monkeypatch):
+    """A family over 25% of a gate's time is flagged only when it holds no more than 25% of the
+    configs, the rule of the gates' own timing tables (one function: progress.over_share)."""
+    from rocke.gates import progress as progress_mod
+
+    clock = iter([0.0, 10.0, 100.0, 110.0])
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(clock))
+
+    def fake_gate(rows):
+        def run(only, *, jobs, quiet):
+            prog = progress_mod.Progress("gate", sum(c for _, c, _ in rows), quiet=True, clock=lambda: 0.0)
+            for name, configs, seconds in rows:
+                prog.start_family(name, configs)
+                prog.family_done(name, seconds)
+            return [], prog
+        return run
+
+    # parity: big holds 75% of the configs and 60% of the time (not flagged); slow 10% of the
+    # configs and 30% of the time (flagged); small 15% and 10% (not flagged, though over 10%).
+    monkeypatch.setattr(bench, "run_parity", fake_gate([("big", 15, 6.0), ("slow", 2, 3.0), ("small", 3, 1.0)]))
+    monkeypatch.setattr(bench, "check_golden", fake_gate([("a", 1, 5.0), ("b", 1, 5.0)]))
+    cost = bench.gate_cost(None, jobs=1)
+    assert cost["parity"]["over_share"] == ["slow"]
+    assert cost["parity"]["configs"] == {"big": 15, "slow": 2, "small": 3}
+    assert cost["golden"]["over_share"] == []  # each holds 50% of the configs
+    assert cost["parity"]["over_share"] == progress_mod.over_share(cost["parity"]["families"],
+                                                                   cost["parity"]["configs"], 10.0)
+
+
+def test_over_share_is_the_one_rule_of_progress_and_bench():
+    from rocke.gates import progress as progress_mod
+
+    seconds, configs = {"big": 6.0, "slow": 3.0, "small": 1.0}, {"big": 15, "slow": 2, "small": 3}
+    assert progress_mod.over_share(seconds, configs, 10.0) == ["slow"]
+    assert progress_mod.over_share(seconds, configs, 10.0, limit=0.5) == []
+    assert progress_mod.over_share({"x": 1.0}, {"x": 1}, 0.0) == []  # no wall time: nothing flagged
+    assert progress_mod.over_share({"edge": 2.5}, {"edge": 1, "rest": 3}, 10.0) == []  # 25% is not over 25%
+    assert bench.over_share is progress_mod.over_share  # not a copy

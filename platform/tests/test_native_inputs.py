@@ -89,3 +89,34 @@ def test_cpp_parser_memory_stays_within_20x_the_input(name, tmp_path):
     peak = int(subprocess.run([sys.executable, "-c", _PEAK, _emitter(), "--arch", "gfx942", "--flavor", "llvm22",
                                str(path)], capture_output=True, text=True, check=True).stdout)
     assert peak - baseline < 20 * len(text), f"{name}: {peak - baseline} bytes for {len(text)} bytes"
+
+
+@pytest.mark.parametrize("pad", [0, 1, 4095, 4096, 4097, (1 << 20) + 4097, (2 << 20) + 1])
+def test_a_regular_file_is_read_whole_at_every_size(pad, tmp_path):
+    """The C++ reader sizes its first read from fstat, then probes for the end: a kernel followed by
+    blank lines of any length (around the probe and chunk sizes) is read to its last byte."""
+    text = print_kernel(sample_kernels()["axpy"]).encode()
+    path = tmp_path / "axpy.rir"
+    path.write_bytes(text + b"\n" * pad)
+    out = _emit(str(path))
+    assert out.returncode == 0, out.stderr.decode()
+    assert b"define amdgpu_kernel void @axpy(" in out.stdout
+    bad = tmp_path / "bad.rir"  # the last byte is read too: a fault there is reported at its line
+    bad.write_bytes(text + b"\n" * pad + b"%")
+    out = _emit(str(bad))
+    line = text.count(b"\n") + pad + 1
+    assert out.returncode == 0 and f"line {line}, col 1: expected digits after '%'".encode() in out.stdout
+
+
+@pytest.mark.parametrize("over", [0, 1, 4096])
+def test_a_regular_file_at_and_over_the_limit_matches_python(over, tmp_path):
+    text = print_kernel(sample_kernels()["axpy"]).encode()
+    path = tmp_path / "axpy.rir"
+    path.write_bytes(text + b"\n" * 100)
+    env = {"ROCKE_MAX_INPUT_BYTES": str(path.stat().st_size - over)}
+    out = _emit(str(path), env=env)
+    if over == 0:
+        assert out.returncode == 0 and b"define amdgpu_kernel void @axpy(" in out.stdout
+    else:
+        assert out.returncode == 1
+        assert out.stderr.decode() == f"rocke-emit: error: {_python_error(str(path), env)}\n"

@@ -1,8 +1,11 @@
 // ctest: the generated tables load and hold what the engine relies on.
 // Python twins: platform/tests/test_ir_optable.py, test_arch_facts.py, test_arch_mma.py (the
 // full cross-engine comparison is platform/tests/test_cpp_tables.py).
+#include <algorithm>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "check.hpp"
 #include "rocke/arch/errors.hpp"
@@ -61,6 +64,23 @@ void op_table() {
   }
   const auto& load = rocke::ir::get_op("mem.load");
   check(load.type_rule == "load" && load.attrs.size() == 2 && !load.pure, "mem.load row");
+  check(load.rule == rocke::ir::TypeRule::Load && !load.explicit_rule && load.where == rocke::ir::Placement::Any,
+        "mem.load enums");
+  // every row's enums say what its texts say
+  for (const auto& op : ops) {
+    check(op.explicit_rule == rocke::ir::is_explicit_rule(op.type_rule), op.name + " explicit_rule");
+    check((op.rule == rocke::ir::TypeRule::Explicit) == (op.type_rule == "explicit") &&
+              (op.rule == rocke::ir::TypeRule::CastSameBits) == (op.type_rule == "cast_same_bits") &&
+              (op.rule == rocke::ir::TypeRule::IterArgs) == (op.type_rule == "iter_args") &&
+              (op.rule == rocke::ir::TypeRule::None) == (op.type_rule == "none"),
+          op.name + " rule");
+    check((op.where == rocke::ir::Placement::KernelBody) == (op.placement == "kernel_body") &&
+              (op.where == rocke::ir::Placement::Terminator) == (op.placement == "terminator"),
+          op.name + " placement");
+    check(op.check_kinds.size() == op.checks.size(), op.name + " checks");
+  }
+  check(rocke::ir::get_op("mem.store").check_kinds == std::vector<rocke::ir::OpCheck>{rocke::ir::OpCheck::StoreValue},
+        "mem.store checks its value");
   const auto& for_op = rocke::ir::get_op("scf.for");
   check(for_op.variadic_operands() && for_op.fixed_operand_count() == 3 && for_op.regions.size() == 1,
         "scf.for row");
@@ -111,6 +131,47 @@ void mma_catalog() {
   }
 }
 
+// Constraint::admits tests category bits: the bit of every type is the bit of its category text,
+// and each class admits exactly the types of its categories.
+void category_bits() {
+  using rocke::ir::Type;
+  std::vector<Type> types{Type(), rocke::ir::rsrc};
+  for (std::size_t i = 0; i < rocke::ir::scalar_infos().size(); ++i) {
+    Type scalar = Type::scalar(i);
+    types.push_back(scalar);
+    for (int lanes : {2, 4, 8}) {
+      try {
+        types.push_back(rocke::ir::vec(scalar, lanes));
+      } catch (const rocke::Error&) {  // not a vector element type
+      }
+    }
+    for (const std::string& space : rocke::ir::address_spaces()) {
+      try {
+        types.push_back(rocke::ir::ptr(scalar, space));
+      } catch (const rocke::Error&) {  // not a pointee type
+      }
+    }
+  }
+  std::set<unsigned> bits;
+  for (const Type& ty : types) {
+    unsigned bit = rocke::ir::category_bit(ty);
+    check(bit == rocke::ir::category_bit(ty.category()), "category bit of " + ty.category());
+    check(ty.is_none() == (bit == rocke::ir::kNoCategoryBit), "a bit for every type but none: " + ty.category());
+    bits.insert(bit);
+  }
+  check(bits.size() == 6 + rocke::ir::address_spaces().size(), "one bit per category (and none)");
+  check(rocke::ir::category_bit("ptr_nowhere") == rocke::ir::kNoCategoryBit, "an unknown space has no bit");
+  for (const char* text : {"int", "float", "vec", "vec_float", "ptr_global", "ptr_lds|int", "i32|vec_int"}) {
+    rocke::ir::Constraint constraint(text);
+    for (const Type& ty : types) {
+      const auto& cats = constraint.categories();
+      bool by_text = std::find(cats.begin(), cats.end(), ty.category()) != cats.end() ||
+                     (std::string_view(text).starts_with("i32") && ty == rocke::ir::i32);
+      check(constraint.admits(ty) == by_text, std::string(text) + " admits " + ty.category());
+    }
+  }
+}
+
 void layout_expr() {
   check(rocke::arch::eval_layout_expr("(lane + 7) / 2 - slot % 3", 9, 5) == 6, "evaluation");
   check(rocke::arch::eval_layout_expr("(0 - 7) / 2", 0, 0) == -4, "floor division");
@@ -136,6 +197,7 @@ int main() {
   op_table();
   arch_facts();
   mma_catalog();
+  category_bits();
   layout_expr();
   return rocke_test::finish("rocke_tables_test");
 }

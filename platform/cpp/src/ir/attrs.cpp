@@ -135,13 +135,14 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
   // The message parts are built only for a message (this runs for every attribute of every op).
   auto head = [&] { return "attribute '" + adef.name + "'"; };
   const std::string& kind = adef.kind;
-  const std::string got = value_kind(value);
+  using Kind = AttrValue::Kind;
+  auto got = [&] { return value_kind(value); };  // Python's type name of the value, for messages
   if (kind == "bool") {
-    if (got == "bool") return std::nullopt;
-    return head() + " must be a bool value, got " + got;
+    if (value.kind == Kind::Bool) return std::nullopt;
+    return head() + " must be a bool value, got " + got();
   }
   if (kind == "str") {
-    if (got != "str") return head() + " must be a str value, got " + got;
+    if (value.kind != Kind::Str) return head() + " must be a str value, got " + got();
     if (!is_plain_string(value.s)) return head() + " must be printable ASCII without '\"' or '\\'";
     if (adef.enum_values.has_value() &&
         std::find(adef.enum_values->begin(), adef.enum_values->end(), value.s) == adef.enum_values->end()) {
@@ -150,7 +151,7 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
     return std::nullopt;
   }
   if (int bits = int_kind_bits(kind); bits != 0) {
-    if (got != "int") return head() + " must be an " + kind + " value, got " + got;
+    if (value.kind != Kind::Int) return head() + " must be an " + kind + " value, got " + got();
     const __int128 v = value.i;
     const __int128 half = static_cast<__int128>(1) << (bits - 1);
     auto shown = [&] { return std::to_string(value.i); };
@@ -168,7 +169,7 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
   }
   auto type_text = [&] { return num_type.text(); };
   if (num_type.is_int()) {
-    if (got != "int") return head() + " must be an int value for type " + type_text() + ", got " + got;
+    if (value.kind != Kind::Int) return head() + " must be an int value for type " + type_text() + ", got " + got();
     auto [low, high] = int_range(num_type);
     if (!(low <= value.i && value.i <= high)) {
       return head() + " = " + std::to_string(value.i) + " does not fit in " + type_text() + " (range " +
@@ -176,7 +177,7 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
     }
     return std::nullopt;
   }
-  if (got != "float") return head() + " must be a float value for type " + type_text() + ", got " + got;
+  if (value.kind != Kind::Float) return head() + " must be a float value for type " + type_text() + ", got " + got();
   if (!is_representable(value.f, num_type.exp_bits(), num_type.man_bits())) {
     return head() + " = " + format_float_hex(value.f) + " is not exactly representable in " + type_text();
   }

@@ -163,7 +163,7 @@ Op* Builder::emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
   } catch (const OpCheckError& exc) {
     raise_for(opdef, exc);
   }
-  if (opdef.placement == "kernel_body" && regions_.size() != 1) {
+  if (opdef.where == Placement::KernelBody && regions_.size() != 1) {
     throw ValueError(opdef.name + ": only allowed directly in the kernel body");
   }
   if (names.has_value() && names->size() != result_types_.size()) {
@@ -233,7 +233,7 @@ Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
 Values Builder::emit(std::string_view opcode, const Values& operands, const AttrMap& attrs_given,
                      const std::optional<std::vector<Type>>& result_types, const std::optional<Names>& names) {
   const OpDef& opdef = get_op(opcode);
-  if (!opdef.regions.empty() || opdef.placement == "terminator") {
+  if (!opdef.regions.empty() || opdef.where == Placement::Terminator) {
     throw ValueError(std::string(opcode) + ": use for_ / if_ (regions and their yields come from callbacks)");
   }
   std::optional<std::span<const Type>> given_types;

@@ -15,9 +15,12 @@ constexpr std::string_view kTypeRules[] = {
     "same_as_operand2", "cmp_i1", "cast",           "cast_wider",       "cast_narrower",
     "cast_same_bits",   "load",   "elem_of_operand0", "splat",          "iter_args",
 };
+static_assert(std::size(kTypeRules) == static_cast<std::size_t>(TypeRule::IterArgs) + 1, "one TypeRule per rule");
 constexpr std::string_view kExplicitRules[] = {"explicit", "cast", "cast_wider", "cast_narrower", "cast_same_bits"};
 constexpr std::string_view kChecks[] = {"store_value", "vec_index", "insert_elem"};
 constexpr std::string_view kPlacements[] = {"any", "kernel_body", "terminator"};
+static_assert(std::size(kPlacements) == static_cast<std::size_t>(Placement::Terminator) + 1, "one Placement each");
+static_assert(std::size(kChecks) == static_cast<std::size_t>(OpCheck::InsertElem) + 1, "one OpCheck per check");
 constexpr std::string_view kRegionArgs[] = {"none", "for_body"};
 constexpr std::string_view kArchRules[] = {"", "mma_signature"};
 constexpr std::string_view kOpKeys[] = {"name",    "builder",    "summary",   "operands",  "results",
@@ -27,6 +30,12 @@ constexpr std::string_view kOpKeys[] = {"name",    "builder",    "summary",   "o
 template <std::size_t N>
 bool one_of(std::string_view value, const std::string_view (&choices)[N]) {
   return std::find(std::begin(choices), std::end(choices), value) != std::end(choices);
+}
+
+// The position of value in choices (value is one of them).
+template <std::size_t N>
+std::size_t index_of(std::string_view value, const std::string_view (&choices)[N]) {
+  return static_cast<std::size_t>(std::find(std::begin(choices), std::end(choices), value) - std::begin(choices));
 }
 
 // Class name -> the Type::category() values it admits.
@@ -109,6 +118,10 @@ OpDef op_from_row(const data::NodeRef& row) {
   if (!one_of(op.placement, kPlacements) || !one_of(op.arch_rule, kArchRules)) {
     throw DataError(where + ": unknown placement or arch_rule");
   }
+  op.rule = static_cast<TypeRule>(index_of(op.type_rule, kTypeRules));
+  op.explicit_rule = is_explicit_rule(op.type_rule);
+  op.where = static_cast<Placement>(index_of(op.placement, kPlacements));
+  for (const std::string& check : op.checks) op.check_kinds.push_back(static_cast<OpCheck>(index_of(check, kChecks)));
   if (op.type_rule == "fixed") {
     for (const OperandDef& r : op.results) {
       if (!r.constraint.single_type().has_value()) {
@@ -152,7 +165,46 @@ const Registry& registry() {
   return reg;
 }
 
+constexpr std::string_view kFixedCategories[] = {"int", "float", "vec_int", "vec_float", "rsrc"};
+constexpr unsigned kPtrCategoryBit = std::size(kFixedCategories);
+
+// The bit of a scalar kind ("int" or "float") plus `offset` (0 for scalars, 2 for vectors).
+unsigned kind_bit(const std::string& kind, unsigned offset) {
+  if (kind == "int") return offset;
+  if (kind == "float") return offset + 1;
+  return kNoCategoryBit;
+}
+
 }  // namespace
+
+unsigned category_bit(std::string_view category) {
+  for (unsigned bit = 0; bit < kPtrCategoryBit; ++bit) {
+    if (category == kFixedCategories[bit]) return bit;
+  }
+  if (category.starts_with("ptr_")) {
+    const auto& spaces = address_spaces();
+    auto it = std::find(spaces.begin(), spaces.end(), category.substr(4));
+    if (it != spaces.end()) {
+      std::size_t bit = kPtrCategoryBit + static_cast<std::size_t>(it - spaces.begin());
+      if (bit < kNoCategoryBit) return static_cast<unsigned>(bit);
+    }
+  }
+  return kNoCategoryBit;
+}
+
+unsigned category_bit(const Type& ty) {
+  switch (ty.kind()) {
+    case Type::Kind::Scalar: return kind_bit(ty.info().kind, 0);
+    case Type::Kind::Vec: return kind_bit(ty.info().kind, 2);
+    case Type::Kind::Rsrc: return 4;
+    case Type::Kind::Ptr: {
+      std::size_t bit = kPtrCategoryBit + ty.space_index();
+      return bit < kNoCategoryBit ? static_cast<unsigned>(bit) : kNoCategoryBit;
+    }
+    case Type::Kind::None: break;
+  }
+  return kNoCategoryBit;
+}
 
 Constraint::Constraint(std::string text, const std::vector<std::string>& earlier_operands) : text_(std::move(text)) {
   if (text_.starts_with("$")) {
@@ -188,11 +240,16 @@ Constraint::Constraint(std::string text, const std::vector<std::string>& earlier
     if (bar == std::string::npos) break;
     start = bar + 1;
   }
+  for (const std::string& cat : categories_) {
+    unsigned bit = category_bit(cat);
+    if (bit == kNoCategoryBit) throw Error("constraint '" + text_ + "': category " + cat + " has no bit");
+    category_mask_ |= std::uint64_t{1} << bit;
+  }
 }
 
 bool Constraint::admits(const Type& ty) const {
   if (accepts_any_) return true;
-  if (std::find(categories_.begin(), categories_.end(), ty.category()) != categories_.end()) return true;
+  if (unsigned bit = category_bit(ty); bit != kNoCategoryBit && ((category_mask_ >> bit) & 1) != 0) return true;
   return std::find(concrete_.begin(), concrete_.end(), ty) != concrete_.end();
 }
 

@@ -40,7 +40,7 @@ void cast_results(const OpDef& opdef, const Type& source, const std::optional<st
   explicit_results(opdef, given, results);
   const Type& target = results.at(0);
   const std::string& rule = opdef.type_rule;
-  if (rule == "cast_same_bits") {
+  if (opdef.rule == TypeRule::CastSameBits) {
     if (target.total_bits() != source.total_bits()) {
       throw OpCheckError("type", "result type " + target.text() + " has " + std::to_string(target.total_bits()) +
                                      " bits but operand type " + source.text() + " has " +
@@ -54,8 +54,9 @@ void cast_results(const OpDef& opdef, const Type& source, const std::optional<st
   }
   const int src_bits = source.element().bits();
   const int dst_bits = target.element().bits();
-  if ((rule == "cast_wider" && dst_bits <= src_bits) || (rule == "cast_narrower" && dst_bits >= src_bits)) {
-    std::string relation = rule == "cast_wider" ? "wider" : "narrower";
+  const bool wider = opdef.rule == TypeRule::CastWider;
+  if ((wider && dst_bits <= src_bits) || (opdef.rule == TypeRule::CastNarrower && dst_bits >= src_bits)) {
+    std::string relation = wider ? "wider" : "narrower";
     throw OpCheckError("type", "cannot cast " + source.text() + " to " + target.text() +
                                    ": the result element must be " + relation + " (type rule " + rule + ")");
   }
@@ -76,24 +77,24 @@ std::int64_t int_attr(const AttrMap& attrs, std::string_view name) { return attr
 // The result types a computed rule gives, into results.
 void computed_results(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs,
                       std::vector<Type>& results) {
-  const std::string& rule = opdef.type_rule;
   results.clear();
-  if (rule == "none") return;
-  if (rule == "fixed") {
+  const TypeRule rule = opdef.rule;
+  if (rule == TypeRule::None) return;
+  if (rule == TypeRule::Fixed) {
     for (const OperandDef& r : opdef.results) results.push_back(*r.constraint.single_type());
-  } else if (rule == "same_as_operand0") {
+  } else if (rule == TypeRule::SameAsOperand0) {
     results.push_back(types.at(0));
-  } else if (rule == "same_as_operand1") {
+  } else if (rule == TypeRule::SameAsOperand1) {
     results.push_back(types.at(1));
-  } else if (rule == "same_as_operand2") {
+  } else if (rule == TypeRule::SameAsOperand2) {
     results.push_back(types.at(2));
-  } else if (rule == "cmp_i1") {
+  } else if (rule == TypeRule::CmpI1) {
     results.push_back(i1);
-  } else if (rule == "elem_of_operand0") {
+  } else if (rule == TypeRule::ElemOfOperand0) {
     results.push_back(types.at(0).elem());
-  } else if (rule == "iter_args") {
+  } else if (rule == TypeRule::IterArgs) {
     results.assign(types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()), types.end());
-  } else if (rule == "load") {
+  } else if (rule == TypeRule::Load) {
     Type pointee = types.at(0).pointee();
     std::int64_t lanes = int_attr(attrs, "lanes");
     if (lanes == 1) {
@@ -105,29 +106,29 @@ void computed_results(const OpDef& opdef, const std::vector<Type>& types, const 
                                      " needs a scalar pointee, but operand #0 has type " + types[0].text());
     }
     results.push_back(make_vec(pointee, lanes));
-  } else if (rule == "splat") {
+  } else if (rule == TypeRule::Splat) {
     results.push_back(make_vec(types.at(0), int_attr(attrs, "lanes")));
   } else {
-    throw Error("unhandled type rule " + rule);
+    throw Error("unhandled type rule " + opdef.type_rule);
   }
 }
 
 void run_checks(const OpDef& opdef, const std::vector<Type>& types, const AttrMap& attrs) {
-  for (const std::string& check : opdef.checks) {
-    if (check == "store_value") {
+  for (const OpCheck check : opdef.check_kinds) {
+    if (check == OpCheck::StoreValue) {
       Type pointee = types.at(0).pointee();
       const Type& value = types.at(2);
       if (value != pointee && !(pointee.is_scalar() && value.is_vec() && value.elem() == pointee)) {
         throw OpCheckError("type", "operand #2 '" + opdef.operands[2].name + "' has type " + value.text() +
                                        ", expected the pointee " + pointee.text() + " of operand #0 or a vector of it");
       }
-    } else if (check == "vec_index") {
+    } else if (check == OpCheck::VecIndex) {
       std::int64_t index = int_attr(attrs, "index");
       if (index >= types.at(0).lanes()) {
         throw OpCheckError("attr", "attribute 'index' = " + std::to_string(index) + " is out of range for " +
                                        types[0].text());
       }
-    } else if (check == "insert_elem") {
+    } else if (check == OpCheck::InsertElem) {
       Type elem = types.at(0).elem();
       if (types.at(1) != elem) {
         throw OpCheckError("type", "operand #1 '" + opdef.operands[1].name + "' has type " + types[1].text() +
@@ -191,6 +192,28 @@ void check_operand_types(const OpDef& opdef, const std::vector<Type>& types) {
 }
 
 void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const Type& num_type) {
+  // The common case in one pass: exactly the attributes defs lists (both sorted by name, so they
+  // pair up in order), each value checked in defs order. Anything else takes the checks below,
+  // which find the first missing, then the first unknown attribute, as Python reports them.
+  if (attrs.size() == defs.size()) {
+    auto it = attrs.begin();
+    bool paired = true;
+    for (const AttrDef& adef : defs) {
+      if (it->first != adef.name) {
+        paired = false;
+        break;
+      }
+      ++it;
+    }
+    if (paired) {
+      it = attrs.begin();
+      for (const AttrDef& adef : defs) {
+        std::optional<std::string> problem = check_attr_value(adef, (it++)->second, num_type);
+        if (problem.has_value()) throw OpCheckError("attr", *problem);
+      }
+      return;
+    }
+  }
   for (const AttrDef& adef : defs) {
     if (!attrs.contains(adef.name)) throw OpCheckError("attr", "missing attribute '" + adef.name + "'");
   }
@@ -215,8 +238,8 @@ void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, c
   Type num_type = (result_types.has_value() && !result_types->empty()) ? (*result_types)[0] : Type();
   check_attrs(opdef.attrs, attrs, num_type);
   const std::string& rule = opdef.type_rule;
-  if (is_explicit_rule(rule)) {
-    if (rule == "explicit") {
+  if (opdef.explicit_rule) {
+    if (opdef.rule == TypeRule::Explicit) {
       explicit_results(opdef, result_types, results);
     } else {
       cast_results(opdef, operand_types.at(0), result_types, results);

@@ -156,8 +156,8 @@ class Verifier {
     std::vector<Type>& result_types = *results;
     result_types.clear();
     for (const Value* v : op.results) result_types.push_back(v->type);
-    try {
-      check_op(*opdef, types, op.attrs, results);
+    try {  // the checked result types go to scratch, reused: no vector per op
+      check_op_into(*opdef, types, op.attrs, std::span<const Type>(result_types), scratch.checked);
     } catch (const OpCheckError& exc) {
       throw VerifyError(exc.rule(), where(), exc.detail());
     }
@@ -171,10 +171,10 @@ class Verifier {
 
   template <class Where>
   void placement(const OpDef& opdef, const Where& where, std::int64_t depth, const RegionDef* ending) {
-    if (opdef.placement == "kernel_body" && depth != 1) {
+    if (opdef.where == Placement::KernelBody && depth != 1) {
       throw VerifyError("placement", where(), "only allowed directly in the kernel body");
     }
-    if (opdef.placement == "terminator" && (ending == nullptr || ending->terminator != opdef.name)) {
+    if (opdef.where == Placement::Terminator && (ending == nullptr || ending->terminator != opdef.name)) {
       throw VerifyError("placement", where(), "must be the last op of a region it terminates");
     }
   }
@@ -252,6 +252,7 @@ class Verifier {
   struct TypeScratch {
     std::vector<Type> operands;
     std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
+    std::vector<Type> checked;                 // check_op_into's result types (unused: they equal results)
   };
 
   TypeScratch& scratch_at(std::int64_t depth) {

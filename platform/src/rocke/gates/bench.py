@@ -18,15 +18,17 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rocke.engine import native_engine
 from rocke.families import Family
-from rocke.families.configs import family_configs
+from rocke.families.configs import ConfigLine, family_configs
 from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python, find_native_emitter, native_command
 from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
 from rocke.gates.parity import run_parity
+from rocke.gates.progress import SHARE_LIMIT, over_share
 from rocke.gates.runner import select_families
 from rocke.gates.validity import run_validity
 from rocke.ir import Builder, f32, parse_kernel, print_kernel, ptr
@@ -52,19 +54,54 @@ def child_cpu_seconds() -> float:
     return children.ru_utime + children.ru_stime
 
 
-def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS) -> float:
-    """CPU seconds of one run of the family's native emitter over its whole config file, the emitter
-    process alone: its records go to a file, as a user's `rocke-emit ... > out` does. The bench
-    process's own work (starting the child, and decoding records, which emit_native does and a
-    user of the emitter does not pay) is not counted."""
+def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS, configs: Path | None = None) -> float:
+    """CPU seconds of one run of the family's native emitter over its whole config file (or over the
+    config file `configs`), the emitter process alone: its records go to a file, as a user's
+    `rocke-emit ... > out` does. The bench process's own work (starting the child, and decoding
+    records, which emit_native does and a user of the emitter does not pay) is not counted."""
     with tempfile.TemporaryFile() as out:
         start = child_cpu_seconds()
-        proc = subprocess.run(native_command(family, flavors), stdout=out, stderr=subprocess.PIPE)
+        proc = subprocess.run(native_command(family, flavors, configs), stdout=out, stderr=subprocess.PIPE)
         seconds = child_cpu_seconds() - start
     if proc.returncode != 0:
         raise BenchError(f"{family.native_emitter} exited {proc.returncode} on {family.name}: "
                          f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
     return seconds
+
+
+def built_configs_text(configs: list[ConfigLine]) -> str:
+    """A config file (the shipped files' format) holding only the configs that must build, in their
+    order: the native figure is taken over these, so that all three engine columns are per built
+    config (a `refuse` line's cheap refusal would otherwise lower the native figure per config)."""
+    lines = ["# the built configs of a family's config file (rocke bench)"]
+    lines += [f"{c.arch} {c.kv}" for c in configs if not c.refuse]
+    return "\n".join(lines) + "\n"
+
+
+def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
+                                    configs: list[ConfigLine] | None = None) -> float:
+    """Median CPU seconds per config of the native emitter's run over a config file holding only the
+    family's built configs, or the given ones (run time over their count, fixed per-run cost
+    included). The records of that file are decoded once, outside the timing: every line must
+    emit, none refuse."""
+    built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
+    if not built:
+        raise BenchError(f"{family.name}: no built configs to time the native emitter on")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{family.name}.cfg"
+        path.write_text(built_configs_text(built), encoding="ascii")
+        try:
+            outs = emit_native(family, flavors, configs=path)
+        except FrameError as exc:
+            raise BenchError(f"native emitter on {family.name}'s built configs: {exc}") from None
+        for out in outs:
+            _require(out, "native", family.name)
+            if out.refusal is not None:
+                raise BenchError(f"native engine refused a built config of {family.name}: {out.refusal}")
+        if len(outs) != len(built):
+            raise BenchError(f"native engine emitted {len(outs)} of {family.name}'s {len(built)} built configs")
+        seconds = statistics.median(native_run_seconds(family, flavors, path) for _ in range(max(1, runs)))
+    return seconds / len(built)
 
 
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
@@ -84,8 +121,12 @@ def _require(out, engine: str, family: str) -> None:
         raise BenchError(f"{engine} engine crashed on {family}: {out.crash}")
 
 
-def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list[dict[str, Any]]:
-    """Per family: median seconds to build + lower one config (both flavors) per engine, and ratios."""
+def engine_speed(families: list[Family], *, runs: int, max_configs: int | None = None) -> list[dict[str, Any]]:
+    """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
+    three columns are the mean per config over the same configs, the family's built ones (the
+    first max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
+    config's median time over their count, the native emitter one run over a file of those configs
+    (its per-run cost included) over their count."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -95,18 +136,17 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int) -> list
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        all_configs = len(family_configs(family))
-        for out in emit_native(family):  # every config emits (records checked here, outside the timing)
+        for out in emit_native(family):  # the whole shipped file emits (checked outside the timing)
             _require(out, "native", family.name)
-        native = statistics.median(native_run_seconds(family) for _ in range(max(1, runs // 2))) / all_configs
-        py_med, cpp_med = statistics.median(py), statistics.median(cpp)
+        native = native_seconds_per_built_config(family, runs=max(1, runs // 2), configs=configs)
+        py_med, cpp_med = statistics.fmean(py), statistics.fmean(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
                      "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
                      "native_speedup": py_med / max(native, 1e-9)})
     return rows
 
 
-def cpp_phases(families: list[Family], *, runs: int, max_configs: int,
+def cpp_phases(families: list[Family], *, runs: int, max_configs: int | None,
                flavor: str = FLAVORS[-1]) -> list[dict[str, Any]]:
     """Per family: where the C++ engine's time goes, as median microseconds per op over its
     configs (thread-CPU time measured inside the engine): build, verify, lower (one flavor), print,
@@ -135,7 +175,9 @@ CPP_PHASES = ("build", "verify", "lower", "print", "parse")
 
 
 def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
-    """Wall time of the parity and golden gates, per family, with families over 10% flagged."""
+    """Wall time of the parity and golden gates, per family, with the families flagged by the gates'
+    own timing-table rule (progress.over_share: over SHARE_LIMIT of the gate's wall time while
+    holding no more than SHARE_LIMIT of its configs)."""
     out: dict[str, Any] = {}
     for gate, run in (("parity", lambda: run_parity(only, jobs=jobs, quiet=True)[1]),
                       ("golden", lambda: check_golden(only, jobs=jobs, quiet=True)[1])):
@@ -143,8 +185,9 @@ def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
         progress = run()
         wall = time.perf_counter() - start
         per_family = dict(sorted(progress.family_seconds.items()))
-        out[gate] = {"wall_s": wall, "families": per_family,
-                     "over_10_percent": sorted(n for n, s in per_family.items() if s > 0.1 * wall)}
+        configs = {name: progress.family_configs.get(name, 0) for name in per_family}
+        out[gate] = {"wall_s": wall, "families": per_family, "configs": configs, "share_limit": SHARE_LIMIT,
+                     "over_share": over_share(per_family, configs, wall)}
     return out
 
 
@@ -250,7 +293,7 @@ def parse_speed(size: int, *, runs: int) -> list[dict[str, Any]]:
     return rows
 
 
-def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int = 8, jobs: int = 2,
+def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int | None = None, jobs: int = 2,
               sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000), parse_size: int = 1 << 20) -> dict[str, Any]:
     families = select_families(only)
     if not families:
@@ -280,7 +323,9 @@ def format_bench(data: dict[str, Any]) -> str:
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
-        flag = f"; over 10%: {', '.join(g['over_10_percent'])}" if g["over_10_percent"] else ""
+        limit = f"{g.get('share_limit', SHARE_LIMIT):.0%}"
+        flag = (f"; over {limit} of the time without over {limit} of the configs: {', '.join(g['over_share'])}"
+                if g["over_share"] else "")
         lines.append(f"  {gate:<7} {g['wall_s']:7.1f} s  ({parts}){flag}")
     lines.append("3. kernel resources at the running LLVM")
     lines.append(f"{'family':<20} {'arch':<8} {'configs':>7} {'occ min/med/max':>16} {'vgpr max':>9} "

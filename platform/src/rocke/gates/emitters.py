@@ -135,15 +135,19 @@ def find_native_emitter(name: str) -> Path:
     raise FrameError(f"native emitter '{name}' not found in {', '.join(str(d) for d in dirs[:2])} or on PATH")
 
 
-def native_command(family: Family, flavors: tuple[str, ...] = FLAVORS) -> list[str]:
-    """The command line that runs the family's native emitter over its whole config file."""
+def native_command(family: Family, flavors: tuple[str, ...] = FLAVORS, configs: Path | None = None) -> list[str]:
+    """The command line that runs the family's native emitter over its whole config file (or over
+    the config file `configs`, in the same format)."""
     exe = find_native_emitter(family.native_emitter)
-    return [str(exe), "--family", family.name, "--configs", str(config_path(family)), "--flavors", ",".join(flavors)]
+    path = config_path(family) if configs is None else configs
+    return [str(exe), "--family", family.name, "--configs", str(path), "--flavors", ",".join(flavors)]
 
 
-def emit_native(family: Family, flavors: tuple[str, ...] = FLAVORS, timeout: float = 600.0) -> list[Emission]:
-    """Run the family's native emitter over its whole config file; one Emission per config, in order."""
-    proc = subprocess.run(native_command(family, flavors), capture_output=True, timeout=timeout)
+def emit_native(family: Family, flavors: tuple[str, ...] = FLAVORS, timeout: float = 600.0,
+                configs: Path | None = None) -> list[Emission]:
+    """Run the family's native emitter over its whole config file (or over `configs`); one Emission
+    per config, in order."""
+    proc = subprocess.run(native_command(family, flavors, configs), capture_output=True, timeout=timeout)
     if proc.returncode != 0:
         raise FrameError(f"{family.native_emitter} exited {proc.returncode}: "
                          f"{proc.stderr.decode(errors='replace').strip()[-400:]}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from tqdm import tqdm  # imported with the gates, bar or not: a missing dependency fails every gate run
@@ -35,6 +35,21 @@ LLVM_PHASE = "LLVM verify + compile"
 READ_PHASE = "reading the assembly (rocke)"
 EVERY_SECONDS = 10.0
 PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family and time-driven ones
+
+
+def over_share(family_seconds: Mapping[str, float], family_configs: Mapping[str, int], wall: float,
+               limit: float = SHARE_LIMIT) -> list[str]:
+    """The families, sorted, that take over `limit` of a run's `wall` seconds while they hold no more
+    than `limit` of its configs: the one rule of the gates' timing tables and of the bench's gate
+    cost (a family is flagged for being slow per config, not for being large)."""
+    configs = sum(family_configs.values())
+    out = []
+    for name in sorted(family_seconds):
+        time_share = family_seconds[name] / wall if wall else 0.0
+        config_share = family_configs.get(name, 0) / configs if configs else 0.0
+        if time_share > limit and config_share <= limit:
+            out.append(name)
+    return out
 
 
 def _duration(seconds: float) -> str:
@@ -158,14 +173,7 @@ class Progress:
 
     def over_share(self) -> list[str]:
         """Families over SHARE_LIMIT of the wall time that hold no more than SHARE_LIMIT of the configs."""
-        total, configs = self.wall, sum(self.family_configs.values())
-        out = []
-        for name in sorted(self.family_seconds):
-            time_share = self.family_seconds[name] / total if total else 0.0
-            config_share = self.family_configs.get(name, 0) / configs if configs else 0.0
-            if time_share > SHARE_LIMIT and config_share <= SHARE_LIMIT:
-                out.append(name)
-        return out
+        return over_share(self.family_seconds, self.family_configs, self.wall)
 
     def timing_table(self) -> str:
         """Per family: configs and their share, wall seconds and their share of the run; flagged rows."""

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,8 @@ class Constraint {
   bool is_address_space_mismatch(const Type& ty) const;
   // The one concrete type this constraint names, if it is exactly one concrete type.
   std::optional<Type> single_type() const;
+  // The Type::category() values its classes admit.
+  const std::vector<std::string>& categories() const { return categories_; }
 
  private:
   std::string text_;
@@ -38,9 +41,19 @@ class Constraint {
   std::string same_as_name_;
   bool accepts_any_ = false;
   std::vector<std::string> categories_;
+  std::uint64_t category_mask_ = 0;  // the category_bit of each of categories_
   std::vector<Type> concrete_;
   std::vector<std::string> pointer_spaces_;
 };
+
+// Type::category() values as bit numbers (int, float, vec_int, vec_float, rsrc, then ptr_<space>
+// in address_spaces() order), so that Constraint::admits tests one bit of a mask instead of
+// building and comparing the category's text for every operand of every op checked.
+// kNoCategoryBit for a text that is no category (and for a type without one).
+inline constexpr unsigned kNoCategoryBit = 64;
+unsigned category_bit(std::string_view category);
+// The bit of ty.category(), without building that text.
+unsigned category_bit(const Type& ty);
 
 // An operand or result slot: name, type constraint, and whether it takes zero or more values.
 struct OperandDef {
@@ -54,6 +67,15 @@ struct RegionDef {
   std::string args;  // none | for_body
   std::string terminator;
 };
+
+// An op's type_rule, placement and checks as enums, read once from the row's texts (those stay in
+// OpDef for messages): the Builder, the verifier and the type check branch on these per op.
+enum class TypeRule : std::uint8_t {
+  None, Fixed, Explicit, SameAsOperand0, SameAsOperand1, SameAsOperand2, CmpI1, Cast, CastWider,
+  CastNarrower, CastSameBits, Load, ElemOfOperand0, Splat, IterArgs,
+};
+enum class Placement : std::uint8_t { Any, KernelBody, Terminator };
+enum class OpCheck : std::uint8_t { StoreValue, VecIndex, InsertElem };
 
 // One row of ops.toml.
 struct OpDef {
@@ -71,6 +93,10 @@ struct OpDef {
   std::vector<std::string> checks;
   std::string placement;
   std::vector<RegionDef> regions;
+  TypeRule rule = TypeRule::None;       // type_rule
+  bool explicit_rule = false;           // is_explicit_rule(type_rule)
+  Placement where = Placement::Any;     // placement
+  std::vector<OpCheck> check_kinds;     // checks, in order
 
   std::string_view dialect() const { return std::string_view(name).substr(0, name.find('.')); }
   bool variadic_operands() const { return !operands.empty() && operands.back().variadic; }
