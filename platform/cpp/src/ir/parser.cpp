@@ -3,6 +3,8 @@
 // the same order, so both engines report the same first error at the same position.
 #include "rocke/ir/parser.hpp"
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -70,7 +72,12 @@ std::uint64_t hex_bits(std::string_view digits) {
 class Parser {
  public:
   explicit Parser(std::string_view text)
-      : text_(text), toks_(std::string_view()), arena_(std::make_unique<ir::Arena>()) {}
+      : text_(text),
+        toks_(std::string_view()),
+        max_value_id_(ir::format_facts().max_value_id),
+        id_digits_(id_digits()),
+        max_region_depth_(ir::format_facts().max_region_depth),
+        arena_(std::make_unique<ir::Arena>()) {}
 
   ir::KernelDef parse();
 
@@ -78,51 +85,108 @@ class Parser {
   // ------------------------------------------------------------------ token helpers
   static ParseError error(const Token& tok, const std::string& what) { return ParseError(tok.line, tok.col, what); }
 
+  // A token taken whose kind is already known is kept as its text alone (a view of text_): copying
+  // a whole Token right after the lexer wrote it stalls on store forwarding (the copy's wide loads
+  // span several of the lexer's stores), and this runs for most tokens. Its line and column are
+  // counted only for an error, from its offset: every line feed after the header is a token or a
+  // blank line the stream counts, so they are the stream's line and column of the token.
+  struct Taken {
+    std::string_view text;
+  };
+  ParseError error(const Taken& tok, const std::string& what) const {
+    const std::size_t offset = static_cast<std::size_t>(tok.text.data() - text_.data());
+    std::string_view before = text_.substr(0, offset);
+    const auto line = static_cast<std::int64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+    const std::size_t last_nl = before.rfind('\n');
+    const std::size_t line_start = last_nl == std::string_view::npos ? 0 : last_nl + 1;
+    return ParseError(line, static_cast<std::int64_t>(offset - line_start) + 1, what);
+  }
+
+  Taken take_known() {
+    std::string_view text = peek().text;
+    skip();
+    return Taken{text};
+  }
+
+  // a == b, compared here (short texts: cheaper than a call to memcmp).
+  static bool same_text(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+
   const Token& peek() const { return toks_.peek(); }
 
   Token take() { return toks_.take(); }
+  // take() when the token taken is not needed.
+  void skip() { toks_.advance(); }
 
   // Punctuation tokens are one character, so they are compared as one.
   static bool is_punct(const Token& tok, char punct) { return tok.kind == TokenKind::Punct && tok.text[0] == punct; }
 
-  Token expect_punct(char punct) {
+  // The expect_ helpers take the token, then check it: the lexer error of the token after it, if
+  // any, comes first (as in Python), so the failing path takes a copy before it reports.
+  void expect_punct(char punct) {
+    if (is_punct(peek(), punct)) return skip();
     Token tok = take();
-    if (!is_punct(tok, punct)) throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
-    return tok;
+    throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
   }
 
-  Token expect_word(std::string_view word) {
+  void expect_word(std::string_view word) {
+    if (peek().kind == TokenKind::Ident && peek().text == word) return skip();
     Token tok = take();
-    if (tok.kind != TokenKind::Ident || tok.text != word) {
-      throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
-    }
-    return tok;
+    throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
   }
 
   void expect_end_of_line() {
+    if (peek().kind == TokenKind::Nl) return skip();
     Token tok = take();
-    if (tok.kind != TokenKind::Nl) throw error(tok, "expected end of line, found " + describe_token(tok));
+    throw error(tok, "expected end of line, found " + describe_token(tok));
   }
 
   void skip_blank_lines() { toks_.skip_newlines(); }
 
   bool at_punct(char punct) const { return is_punct(toks_.peek(), punct); }
 
+  // A scalar type name (most types written) is looked up here; any other type goes to
+  // parse_type_stream, which reads a scalar name the same way.
+  Type type_only() {
+    const Token& tok = peek();
+    if (tok.kind == TokenKind::Ident) {
+      for (const auto& [scalar_name, scalar] : scalars_) {
+        if (same_text(tok.text, scalar_name)) {
+          skip();
+          return scalar;
+        }
+      }
+    }
+    return ir::parse_type_stream(toks_);
+  }
+
   std::pair<Type, Token> parse_type() {
     Token tok = peek();
-    Type ty = ir::parse_type_stream(toks_);
+    Type ty = type_only();
     return {ty, tok};
   }
 
+  static std::vector<std::pair<std::string_view, Type>> scalar_table() {
+    std::vector<std::pair<std::string_view, Type>> table;
+    const std::vector<ir::ScalarInfo>& infos = ir::scalar_infos();
+    for (std::size_t i = 0; i < infos.size(); ++i) table.emplace_back(infos[i].name, Type::scalar(i));
+    return table;
+  }
+
   // ------------------------------------------------------------------ literals and ids
-  std::int64_t value_id(const Token& tok) const {
+  std::int64_t value_id(const Taken& tok) const {
     std::string_view digits = tok.text.substr(1);
-    const std::int64_t max_id = ir::format_facts().max_value_id;
+    const std::int64_t max_id = max_value_id_;
     std::int64_t id = 0;
-    if (digits.size() <= id_digits()) {
+    if (digits.size() <= id_digits_) {
       for (char c : digits) id = id * 10 + (c - '0');  // the lexer took only digits, at most id_digits of them
     }
-    if (digits.size() > id_digits() || id > max_id) {
+    if (digits.size() > id_digits_ || id > max_id) {
       throw error(tok, "value id too large (max " + std::to_string(max_id) + ")");
     }
     if (digits.size() > 1 && digits[0] == '0') throw error(tok, "value id with a leading zero: " + echo(tok.text));
@@ -159,7 +223,7 @@ class Parser {
   }
 
   // ------------------------------------------------------------------ definitions and uses
-  Value* define(const Token& tok, Type ty, ir::Hint hint) {
+  Value* define(const Taken& tok, Type ty, ir::Hint hint) {
     std::int64_t id = value_id(tok);
     if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is defined twice");
     Value* value = arena_->value(id, ty, std::move(hint));
@@ -167,8 +231,13 @@ class Parser {
     return value;
   }
 
-  Value* use(const Token& tok) {
-    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+  // The next token as a use of a value (taken first: a lexer error after it comes first).
+  Value* use() {
+    if (peek().kind != TokenKind::Value) {
+      Token tok = take();
+      throw error(tok, "expected a value id, found " + describe_token(tok));
+    }
+    Taken tok = take_known();
     std::int64_t id = value_id(tok);
     Value* value = visible_.find(id);
     if (value == nullptr) {
@@ -178,19 +247,23 @@ class Parser {
     return value;
   }
 
-  // %ID ["HINT"] : TYPE; returns the value and its type token.
-  std::pair<Value*, Token> definition() {
-    Token tok = take();
-    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+  // %ID ["HINT"] : TYPE; returns the value and, when type_tok is given, sets its type token.
+  Value* definition(Token* type_tok = nullptr) {
+    if (peek().kind != TokenKind::Value) {
+      Token tok = take();
+      throw error(tok, "expected a value id, found " + describe_token(tok));
+    }
+    Taken tok = take_known();
     ir::Hint hint;
     if (peek().kind == TokenKind::Str) {
-      Token hint_tok = take();
+      Taken hint_tok = take_known();
       hint = std::string(hint_tok.text.substr(1, hint_tok.text.size() - 2));
       if (!ir::is_hint(*hint)) throw error(hint_tok, "invalid name hint " + echo(hint_tok.text));
     }
     expect_punct(':');
-    auto [ty, type_tok] = parse_type();
-    return {define(tok, ty, std::move(hint)), type_tok};
+    if (type_tok != nullptr) *type_tok = peek();
+    Type ty = type_only();
+    return define(tok, ty, std::move(hint));
   }
 
   // ------------------------------------------------------------------ attributes
@@ -204,7 +277,7 @@ class Parser {
     std::vector<RawAttr>& entries = raws_;
     entries.clear();
     if (at_punct('}')) {
-      take();
+      skip();
       return entries;
     }
     auto known = [&](std::string_view name) {
@@ -238,10 +311,10 @@ class Parser {
       std::string_view type_word;
       Type attr_type;
       if (type_tok.kind == TokenKind::Ident && (type_tok.text == "bool" || type_tok.text == "str")) {
-        take();
+        skip();
         type_word = type_tok.text;
       } else {
-        attr_type = parse_type().first;
+        attr_type = type_only();
       }
       bool is_known = known(name_tok.text);
       if (is_known || !kept_unknown) {
@@ -330,6 +403,17 @@ class Parser {
   Op* op(std::int64_t depth);
   std::vector<Region*> regions(const OpDef& opdef, std::int64_t depth);
 
+  // find_op through a small cache of the ops seen (a text uses few opcodes): a slot chosen by
+  // the name's length and two of its letters, checked by comparing the name.
+  const OpDef* lookup_op(std::string_view name) {
+    OpSlot& slot = op_cache_[(name.size() * 7 + static_cast<unsigned char>(name.back()) * 3 +
+                              static_cast<unsigned char>(name[name.size() / 2])) % op_cache_.size()];
+    if (slot.def != nullptr && same_text(slot.name, name)) return slot.def;
+    const OpDef* opdef = ir::find_op(name);
+    if (opdef != nullptr) slot = OpSlot{opdef->name, opdef};
+    return opdef;
+  }
+
   static const std::vector<RawAttr>& no_attrs() {
     static const std::vector<RawAttr> none;
     return none;
@@ -337,6 +421,15 @@ class Parser {
 
   std::string_view text_;
   TokenStream toks_;
+  const std::int64_t max_value_id_;
+  const std::size_t id_digits_;
+  const std::int64_t max_region_depth_;
+  const std::vector<std::pair<std::string_view, Type>> scalars_ = scalar_table();
+  struct OpSlot {
+    std::string_view name;
+    const OpDef* def = nullptr;
+  };
+  std::array<OpSlot, 64> op_cache_{};
   std::vector<RawAttr> raws_;   // raw_attrs' entries
   ir::Values scratch_;          // an op's results, then its operands, before they get their own vector
   ir::IdMap visible_;
@@ -388,8 +481,9 @@ ir::KernelDef Parser::parse() {
 }
 
 ir::Param Parser::param() {
-  take();
-  auto [value, type_tok] = definition();
+  skip();
+  Token type_tok{};
+  Value* value = definition(&type_tok);
   if (!param_types().admits(value->type)) {
     throw error(type_tok, "type " + value->type.text() + " is not allowed for kernel params; allowed: " +
                               param_types().text());
@@ -414,7 +508,7 @@ std::vector<Op*> Parser::region_ops(std::int64_t depth) {
     skip_blank_lines();
     const Token& tok = peek();
     if (is_punct(tok, '}')) {
-      take();
+      skip();
       break;
     }
     if (tok.kind == TokenKind::Eof) throw error(tok, "expected '}' before end of input");
@@ -432,25 +526,26 @@ Op* Parser::op(std::int64_t depth) {
   scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      scratch_.push_back(definition().first);
+      scratch_.push_back(definition());
       if (!at_punct(',')) break;
-      take();
+      skip();
     }
     expect_punct('=');
   }
   ir::Values results(scratch_.begin(), scratch_.end());
-  Token name_tok = take();
-  if (name_tok.kind != TokenKind::Ident) {
-    throw error(name_tok, "expected an op name, found " + describe_token(name_tok));
+  if (peek().kind != TokenKind::Ident) {
+    Token tok = take();
+    throw error(tok, "expected an op name, found " + describe_token(tok));
   }
-  const OpDef* opdef = ir::find_op(name_tok.text);
+  Taken name_tok = take_known();
+  const OpDef* opdef = lookup_op(name_tok.text);
   if (opdef == nullptr) throw error(name_tok, "unknown op '" + echo(name_tok.text) + "'");
   scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      scratch_.push_back(use(take()));
+      scratch_.push_back(use());
       if (!at_punct(',')) break;
-      take();
+      skip();
     }
   }
   ir::Values operands(scratch_.begin(), scratch_.end());
@@ -460,10 +555,13 @@ Op* Parser::op(std::int64_t depth) {
   } catch (const ir::OpCheckError& exc) {
     throw error(name_tok, opdef->name + " " + exc.detail());
   }
-  Token at = peek();
-  const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(opdef->attrs) : no_attrs();
   Type num_type = results.empty() ? Type() : results[0]->type;
-  AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
+  AttrMap attrs;
+  if (!opdef->attrs.empty() || at_punct('{')) {  // else attrs_for has nothing to check
+    Token at = peek();
+    const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(opdef->attrs) : no_attrs();
+    attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
+  }
   std::vector<Region*> parsed_regions = regions(*opdef, depth);
   expect_end_of_line();
   for (Value* value : results) visible_.set(value->id, value);
@@ -472,7 +570,7 @@ Op* Parser::op(std::int64_t depth) {
 
 std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
   std::vector<Region*> out;
-  const std::int64_t max_depth = ir::format_facts().max_region_depth;
+  const std::int64_t max_depth = max_region_depth_;
   while (peek().kind == TokenKind::Ident) {
     Token name_tok = take();
     std::size_t index = out.size();
@@ -487,17 +585,18 @@ std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
     }
     ir::Values args;
     if (at_punct('(')) {
-      take();
+      skip();
       if (!at_punct(')')) {
         while (true) {
-          args.push_back(definition().first);
+          args.push_back(definition());
           if (!at_punct(',')) break;
-          take();
+          skip();
         }
       }
       expect_punct(')');
     }
-    Token brace = expect_punct('{');
+    const Token brace = peek();
+    expect_punct('{');
     if (depth + 1 > max_depth) throw error(brace, "region nesting deeper than " + std::to_string(max_depth));
     expect_end_of_line();
     for (Value* value : args) visible_.set(value->id, value);

@@ -43,11 +43,18 @@ class TokenStream {
     if (tok.kind != TokenKind::Eof) lex();
     return tok;
   }
+  // take() without the copy of the token taken.
+  void advance() {
+    if (next_.kind != TokenKind::Eof) lex();
+  }
   // Drop nl tokens (blank lines) up to the next other token, in one scan.
-  void skip_newlines();
+  void skip_newlines() {
+    if (next_.kind == TokenKind::Nl) skip_blanks();
+  }
 
  private:
-  void lex();  // the next token into next_
+  void lex();  // the next token into next_ (inline below: it runs once per token)
+  void skip_blanks();
 
   std::string_view text_;
   std::size_t pos_;
@@ -55,6 +62,133 @@ class TokenStream {
   std::size_t line_start_;
   Token next_;
 };
+
+namespace lexer_detail {
+
+// How a token starts, by its first character (one table lookup), and the character classes of
+// the lexer's inner loops as bits of a second one.
+enum Start : std::uint8_t { kBad, kSpace, kNl, kIdent, kPercent, kAt, kQuote, kZero, kDigit, kMinus, kPunct };
+enum Class : std::uint8_t { kAlpha_ = 1, kDigitBit = 2, kIdentRest = 4, kAlnum = 8, kStrStop = 16 };
+
+struct Tables {
+  std::uint8_t start[256];
+  std::uint8_t cls[256];
+};
+
+constexpr Tables make_tables() {
+  Tables t{};
+  for (int c = 0; c < 256; ++c) {
+    bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z', digit = c >= '0' && c <= '9';
+    std::uint8_t bits = 0;
+    if (upper || lower || c == '_') bits |= kAlpha_;
+    if (digit) bits |= kDigitBit;
+    if (upper || lower || c == '_' || digit || c == '.') bits |= kIdentRest;
+    if (upper || lower || digit) bits |= kAlnum;
+    if (c == '"' || c == '\\' || c == '\n') bits |= kStrStop;
+    t.cls[c] = bits;
+    Start s = kBad;
+    if (c == ' ') s = kSpace;
+    else if (c == '\n') s = kNl;
+    else if (upper || lower || c == '_') s = kIdent;
+    else if (c == '%') s = kPercent;
+    else if (c == '@') s = kAt;
+    else if (c == '"') s = kQuote;
+    else if (c == '0') s = kZero;
+    else if (digit) s = kDigit;
+    else if (c == '-') s = kMinus;
+    else if (c == '{' || c == '}' || c == '(' || c == ')' || c == '<' || c == '>' || c == ',' || c == ':' || c == '=') s = kPunct;
+    t.start[c] = s;
+  }
+  return t;
+}
+
+inline constexpr Tables kTables = make_tables();
+
+inline bool has(char c, Class cls) { return (kTables.cls[static_cast<unsigned char>(c)] & cls) != 0; }
+
+// The lexer error at text[pos] (a character no token starts with, or a bad string).
+[[noreturn]] void raise_lex_error(std::string_view text, std::size_t pos, std::int64_t line, std::int64_t col);
+
+}  // namespace lexer_detail
+
+// The Python tokenizer is one regular expression whose alternatives are tried in order (spaces
+// skipped, then nl, ident, value, sym, str, hex, int, punct, eof, bad). The first character
+// decides between them (only '0x' against an int, and '%', '@', '-' against bad, look further),
+// so one switch on it keeps that order. The token is written into next_ field by field: a Token
+// returned by value and copied in stalls on store forwarding.
+inline void TokenStream::lex() {
+  using namespace lexer_detail;
+  const char* const data = text_.data();
+  const std::size_t end = text_.size();
+  std::size_t pos = pos_;
+  while (pos < end && data[pos] == ' ') ++pos;
+  pos_ = pos;
+  const std::int64_t line = line_;
+  const std::int64_t col = static_cast<std::int64_t>(pos - line_start_) + 1;
+  if (pos >= end) {
+    next_.kind = TokenKind::Eof;
+    next_.text = std::string_view(data + end, 0);
+    next_.line = line;
+    next_.col = col;
+    return;
+  }
+  std::size_t stop = pos + 1;
+  TokenKind kind;
+  switch (kTables.start[static_cast<unsigned char>(data[pos])]) {
+    case kNl:
+      ++line_;
+      line_start_ = stop;
+      kind = TokenKind::Nl;
+      break;
+    case kIdent:
+      while (stop < end && has(data[stop], kIdentRest)) ++stop;
+      kind = TokenKind::Ident;
+      break;
+    case kPercent:
+      if (stop >= end || !has(data[stop], kDigitBit)) raise_lex_error(text_, pos, line_, col);
+      while (stop < end && has(data[stop], kDigitBit)) ++stop;
+      kind = TokenKind::Value;
+      break;
+    case kAt:
+      if (stop >= end || !has(data[stop], kAlpha_)) raise_lex_error(text_, pos, line_, col);
+      while (stop < end && has(data[stop], kIdentRest)) ++stop;
+      kind = TokenKind::Sym;
+      break;
+    case kQuote:
+      while (stop < end && !has(data[stop], kStrStop)) ++stop;
+      if (stop >= end || data[stop] != '"') raise_lex_error(text_, pos, line_, col);
+      ++stop;
+      kind = TokenKind::Str;
+      break;
+    case kZero:
+      if (stop < end && data[stop] == 'x') {
+        ++stop;
+        while (stop < end && has(data[stop], kAlnum)) ++stop;
+        kind = TokenKind::Hex;
+        break;
+      }
+      [[fallthrough]];
+    case kDigit:
+      while (stop < end && has(data[stop], kDigitBit)) ++stop;
+      kind = TokenKind::Int;
+      break;
+    case kMinus:
+      if (stop >= end || !has(data[stop], kDigitBit)) raise_lex_error(text_, pos, line_, col);
+      while (stop < end && has(data[stop], kDigitBit)) ++stop;
+      kind = TokenKind::Int;
+      break;
+    case kPunct:
+      kind = TokenKind::Punct;
+      break;
+    default:
+      raise_lex_error(text_, pos, line_, col);
+  }
+  pos_ = stop;
+  next_.kind = kind;
+  next_.text = std::string_view(data + pos, stop - pos);
+  next_.line = line;
+  next_.col = col;
+}
 
 // All tokens of text[start:] as a vector, eof last (tests and tools; the parser streams).
 std::vector<Token> tokenize(std::string_view text, std::size_t start = 0, std::int64_t first_line = 1);
