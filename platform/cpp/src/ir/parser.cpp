@@ -30,6 +30,15 @@ using ir::Region;
 using ir::Type;
 using ir::Value;
 
+// a == b, compared here (names and words are short: cheaper than a call to memcmp).
+bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // One parsed attribute: name, name token, value token, its type (the words bool and str, or a
 // parsed IR type: both kept without building their text) and type token.
 struct RawAttr {
@@ -43,7 +52,9 @@ struct RawAttr {
   // The type as written (an IR type prints as it parses), for comparisons and messages.
   std::string type_text() const { return type_word.empty() ? type.text() : std::string(type_word); }
   // Whether the type is the one named `kind` (bool, str or an IR type's text).
-  bool type_is(std::string_view kind) const { return type_word.empty() ? type.text() == kind : type_word == kind; }
+  bool type_is(std::string_view kind) const {
+    return type_word.empty() ? type.text() == kind : same_text(type_word, kind);
+  }
 };
 
 // An integer literal of at most max_int_digits digits (wider than int64 when long).
@@ -68,6 +79,11 @@ std::uint64_t hex_bits(std::string_view digits) {
   for (char c : digits) bits = (bits << 4) | static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'A' + 10);
   return bits;
 }
+
+// Guesses of how the token after the one taken starts (see TokenStream::advance_guessing).
+constexpr int kGuessPunct = lexer_detail::kPunct;
+constexpr int kGuessIdent = lexer_detail::kIdent;
+constexpr int kGuessValue = lexer_detail::kPercent;
 
 class Parser {
  public:
@@ -102,34 +118,31 @@ class Parser {
     return ParseError(line, static_cast<std::int64_t>(offset - line_start) + 1, what);
   }
 
+  template <int G = -1>
   Taken take_known() {
     std::string_view text = peek().text;
-    skip();
+    skip<G>();
     return Taken{text};
   }
 
-  // a == b, compared here (short texts: cheaper than a call to memcmp).
-  static bool same_text(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
-  }
 
   const Token& peek() const { return toks_.peek(); }
 
   Token take() { return toks_.take(); }
-  // take() when the token taken is not needed.
-  void skip() { toks_.advance(); }
+  // take() when the token taken is not needed; G guesses how the next token starts.
+  template <int G = -1>
+  void skip() {
+    toks_.advance_guessing<G>();
+  }
 
   // Punctuation tokens are one character, so they are compared as one.
   static bool is_punct(const Token& tok, char punct) { return tok.kind == TokenKind::Punct && tok.text[0] == punct; }
 
   // The expect_ helpers take the token, then check it: the lexer error of the token after it, if
   // any, comes first (as in Python), so the failing path takes a copy before it reports.
+  template <int G = -1>
   void expect_punct(char punct) {
-    if (is_punct(peek(), punct)) return skip();
+    if (is_punct(peek(), punct)) return skip<G>();
     Token tok = take();
     throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
   }
@@ -140,8 +153,9 @@ class Parser {
     throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
   }
 
+  template <int G = -1>
   void expect_end_of_line() {
-    if (peek().kind == TokenKind::Nl) return skip();
+    if (peek().kind == TokenKind::Nl) return skip<G>();
     Token tok = take();
     throw error(tok, "expected end of line, found " + describe_token(tok));
   }
@@ -150,19 +164,26 @@ class Parser {
 
   bool at_punct(char punct) const { return is_punct(toks_.peek(), punct); }
 
-  // A scalar type name (most types written) is looked up here; any other type goes to
-  // parse_type_stream, which reads a scalar name the same way.
+  // A scalar type name (most types written) is looked up here, by its length and first and last
+  // letters and then its text; any other type goes to parse_type_stream, which reads a scalar name
+  // the same way.
   Type type_only() {
     const Token& tok = peek();
     if (tok.kind == TokenKind::Ident) {
-      for (const auto& [scalar_name, scalar] : scalars_) {
-        if (same_text(tok.text, scalar_name)) {
-          skip();
-          return scalar;
+      const std::uint32_t key = text_key(tok.text);
+      for (const ScalarName& scalar : scalars_) {
+        if (scalar.key == key && same_text(tok.text, scalar.name)) {
+          skip<kGuessPunct>();
+          return scalar.type;
         }
       }
     }
     return ir::parse_type_stream(toks_);
+  }
+
+  static std::uint32_t text_key(std::string_view text) {  // text is not empty
+    return static_cast<std::uint32_t>(text.size() & 0xFF) | (static_cast<std::uint32_t>(static_cast<unsigned char>(text[0])) << 8) |
+           (static_cast<std::uint32_t>(static_cast<unsigned char>(text.back())) << 16);
   }
 
   std::pair<Type, Token> parse_type() {
@@ -171,10 +192,17 @@ class Parser {
     return {ty, tok};
   }
 
-  static std::vector<std::pair<std::string_view, Type>> scalar_table() {
-    std::vector<std::pair<std::string_view, Type>> table;
+  struct ScalarName {
+    std::uint32_t key;
+    std::string_view name;
+    Type type;
+  };
+  static std::vector<ScalarName> scalar_table() {
+    std::vector<ScalarName> table;
     const std::vector<ir::ScalarInfo>& infos = ir::scalar_infos();
-    for (std::size_t i = 0; i < infos.size(); ++i) table.emplace_back(infos[i].name, Type::scalar(i));
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+      if (!infos[i].name.empty()) table.push_back(ScalarName{text_key(infos[i].name), infos[i].name, Type::scalar(i)});
+    }
     return table;
   }
 
@@ -237,7 +265,7 @@ class Parser {
       Token tok = take();
       throw error(tok, "expected a value id, found " + describe_token(tok));
     }
-    Taken tok = take_known();
+    Taken tok = take_known<kGuessPunct>();
     std::int64_t id = value_id(tok);
     Value* value = visible_.find(id);
     if (value == nullptr) {
@@ -253,14 +281,14 @@ class Parser {
       Token tok = take();
       throw error(tok, "expected a value id, found " + describe_token(tok));
     }
-    Taken tok = take_known();
+    Taken tok = take_known<kGuessPunct>();
     ir::Hint hint;
     if (peek().kind == TokenKind::Str) {
-      Taken hint_tok = take_known();
+      Taken hint_tok = take_known<kGuessPunct>();
       hint = std::string(hint_tok.text.substr(1, hint_tok.text.size() - 2));
       if (!ir::is_hint(*hint)) throw error(hint_tok, "invalid name hint " + echo(hint_tok.text));
     }
-    expect_punct(':');
+    expect_punct<kGuessIdent>(':');
     if (type_tok != nullptr) *type_tok = peek();
     Type ty = type_only();
     return define(tok, ty, std::move(hint));
@@ -282,7 +310,7 @@ class Parser {
     }
     auto known = [&](std::string_view name) {
       for (const AttrDef& adef : defs) {
-        if (adef.name == name) return true;
+        if (same_text(adef.name, name)) return true;
       }
       return false;
     };
@@ -333,7 +361,7 @@ class Parser {
     auto name = [&] { return std::string(raw.name); };  // for messages only
     const std::string& kind = adef.kind;
     TokenKind want;
-    if (kind == "num") {
+    if (same_text(kind, "num")) {
       if (!num_type.is_scalar()) {
         throw error(raw.type_tok, "attribute '" + name() + "' needs an int or float scalar result type");
       }
@@ -346,7 +374,7 @@ class Parser {
       if (!raw.type_is(kind)) {
         throw error(raw.type_tok, "attribute '" + name() + "' has type " + raw.type_text() + ", expected " + kind);
       }
-      want = kind == "bool" ? TokenKind::Ident : (kind == "str" ? TokenKind::Str : TokenKind::Int);
+      want = same_text(kind, "bool") ? TokenKind::Ident : (same_text(kind, "str") ? TokenKind::Str : TokenKind::Int);
     }
     const Token& value_tok = raw.value_tok;
     if (value_tok.kind != want) {
@@ -377,7 +405,7 @@ class Parser {
                     const std::string& owner, const Type& num_type) {
     auto raw_named = [&](std::string_view name) -> const RawAttr* {
       for (const RawAttr& r : raws) {
-        if (r.name == name) return &r;
+        if (same_text(r.name, name)) return &r;
       }
       return nullptr;
     };
@@ -386,7 +414,7 @@ class Parser {
     }
     for (const RawAttr& raw : raws) {
       bool known = false;
-      for (const AttrDef& adef : defs) known = known || adef.name == raw.name;
+      for (const AttrDef& adef : defs) known = known || same_text(adef.name, raw.name);
       if (!known) throw error(raw.name_tok, "unknown attribute '" + echo(raw.name) + "' for " + owner);
     }
     AttrMap attrs;
@@ -424,7 +452,7 @@ class Parser {
   const std::int64_t max_value_id_;
   const std::size_t id_digits_;
   const std::int64_t max_region_depth_;
-  const std::vector<std::pair<std::string_view, Type>> scalars_ = scalar_table();
+  const std::vector<ScalarName> scalars_ = scalar_table();
   struct OpSlot {
     std::string_view name;
     const OpDef* def = nullptr;
@@ -528,16 +556,16 @@ Op* Parser::op(std::int64_t depth) {
     while (true) {
       scratch_.push_back(definition());
       if (!at_punct(',')) break;
-      skip();
+      skip<kGuessValue>();
     }
-    expect_punct('=');
+    expect_punct<kGuessIdent>('=');
   }
   ir::Values results(scratch_.begin(), scratch_.end());
   if (peek().kind != TokenKind::Ident) {
     Token tok = take();
     throw error(tok, "expected an op name, found " + describe_token(tok));
   }
-  Taken name_tok = take_known();
+  Taken name_tok = take_known<kGuessValue>();
   const OpDef* opdef = lookup_op(name_tok.text);
   if (opdef == nullptr) throw error(name_tok, "unknown op '" + echo(name_tok.text) + "'");
   scratch_.clear();
@@ -545,7 +573,7 @@ Op* Parser::op(std::int64_t depth) {
     while (true) {
       scratch_.push_back(use());
       if (!at_punct(',')) break;
-      skip();
+      skip<kGuessValue>();
     }
   }
   ir::Values operands(scratch_.begin(), scratch_.end());
@@ -563,7 +591,7 @@ Op* Parser::op(std::int64_t depth) {
     attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
   }
   std::vector<Region*> parsed_regions = regions(*opdef, depth);
-  expect_end_of_line();
+  expect_end_of_line<kGuessValue>();
   for (Value* value : results) visible_.set(value->id, value);
   return arena_->op(*opdef, std::move(operands), std::move(results), std::move(attrs), std::move(parsed_regions));
 }
