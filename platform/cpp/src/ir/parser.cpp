@@ -3,6 +3,8 @@
 // the same order, so both engines report the same first error at the same position.
 #include "rocke/ir/parser.hpp"
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +30,15 @@ using ir::Region;
 using ir::Type;
 using ir::Value;
 
+// a == b, compared here (names and words are short: cheaper than a call to memcmp).
+bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // One parsed attribute: name, name token, value token, its type (the words bool and str, or a
 // parsed IR type: both kept without building their text) and type token.
 struct RawAttr {
@@ -41,7 +52,9 @@ struct RawAttr {
   // The type as written (an IR type prints as it parses), for comparisons and messages.
   std::string type_text() const { return type_word.empty() ? type.text() : std::string(type_word); }
   // Whether the type is the one named `kind` (bool, str or an IR type's text).
-  bool type_is(std::string_view kind) const { return type_word.empty() ? type.text() == kind : type_word == kind; }
+  bool type_is(std::string_view kind) const {
+    return type_word.empty() ? type.text() == kind : same_text(type_word, kind);
+  }
 };
 
 // An integer literal of at most max_int_digits digits (wider than int64 when long).
@@ -67,10 +80,20 @@ std::uint64_t hex_bits(std::string_view digits) {
   return bits;
 }
 
+// Guesses of how the token after the one taken starts (see TokenStream::advance_guessing).
+constexpr int kGuessPunct = lexer_detail::kPunct;
+constexpr int kGuessIdent = lexer_detail::kIdent;
+constexpr int kGuessValue = lexer_detail::kPercent;
+
 class Parser {
  public:
   explicit Parser(std::string_view text)
-      : text_(text), toks_(std::string_view()), arena_(std::make_unique<ir::Arena>()) {}
+      : text_(text),
+        toks_(std::string_view()),
+        max_value_id_(ir::format_facts().max_value_id),
+        id_digits_(id_digits()),
+        max_region_depth_(ir::format_facts().max_region_depth),
+        arena_(std::make_unique<ir::Arena>()) {}
 
   ir::KernelDef parse();
 
@@ -78,51 +101,120 @@ class Parser {
   // ------------------------------------------------------------------ token helpers
   static ParseError error(const Token& tok, const std::string& what) { return ParseError(tok.line, tok.col, what); }
 
+  // A token taken whose kind is already known is kept as its text alone (a view of text_): copying
+  // a whole Token right after the lexer wrote it stalls on store forwarding (the copy's wide loads
+  // span several of the lexer's stores), and this runs for most tokens. Its line and column are
+  // counted only for an error, from its offset: every line feed after the header is a token or a
+  // blank line the stream counts, so they are the stream's line and column of the token.
+  struct Taken {
+    std::string_view text;
+  };
+  ParseError error(const Taken& tok, const std::string& what) const {
+    const std::size_t offset = static_cast<std::size_t>(tok.text.data() - text_.data());
+    std::string_view before = text_.substr(0, offset);
+    const auto line = static_cast<std::int64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+    const std::size_t last_nl = before.rfind('\n');
+    const std::size_t line_start = last_nl == std::string_view::npos ? 0 : last_nl + 1;
+    return ParseError(line, static_cast<std::int64_t>(offset - line_start) + 1, what);
+  }
+
+  template <int G = -1>
+  Taken take_known() {
+    std::string_view text = peek().text;
+    skip<G>();
+    return Taken{text};
+  }
+
+
   const Token& peek() const { return toks_.peek(); }
 
   Token take() { return toks_.take(); }
+  // take() when the token taken is not needed; G guesses how the next token starts.
+  template <int G = -1>
+  void skip() {
+    toks_.advance_guessing<G>();
+  }
 
   // Punctuation tokens are one character, so they are compared as one.
   static bool is_punct(const Token& tok, char punct) { return tok.kind == TokenKind::Punct && tok.text[0] == punct; }
 
-  Token expect_punct(char punct) {
+  // The expect_ helpers take the token, then check it: the lexer error of the token after it, if
+  // any, comes first (as in Python), so the failing path takes a copy before it reports.
+  template <int G = -1>
+  void expect_punct(char punct) {
+    if (is_punct(peek(), punct)) return skip<G>();
     Token tok = take();
-    if (!is_punct(tok, punct)) throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
-    return tok;
+    throw error(tok, "expected '" + std::string(1, punct) + "', found " + describe_token(tok));
   }
 
-  Token expect_word(std::string_view word) {
+  void expect_word(std::string_view word) {
+    if (peek().kind == TokenKind::Ident && peek().text == word) return skip();
     Token tok = take();
-    if (tok.kind != TokenKind::Ident || tok.text != word) {
-      throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
-    }
-    return tok;
+    throw error(tok, "expected '" + std::string(word) + "', found " + describe_token(tok));
   }
 
+  template <int G = -1>
   void expect_end_of_line() {
+    if (peek().kind == TokenKind::Nl) return skip<G>();
     Token tok = take();
-    if (tok.kind != TokenKind::Nl) throw error(tok, "expected end of line, found " + describe_token(tok));
+    throw error(tok, "expected end of line, found " + describe_token(tok));
   }
 
   void skip_blank_lines() { toks_.skip_newlines(); }
 
   bool at_punct(char punct) const { return is_punct(toks_.peek(), punct); }
 
+  // A scalar type name (most types written) is looked up here, by its length and first and last
+  // letters and then its text; any other type goes to parse_type_stream, which reads a scalar name
+  // the same way.
+  Type type_only() {
+    const Token& tok = peek();
+    if (tok.kind == TokenKind::Ident) {
+      const std::uint32_t key = text_key(tok.text);
+      for (const ScalarName& scalar : scalars_) {
+        if (scalar.key == key && same_text(tok.text, scalar.name)) {
+          skip<kGuessPunct>();
+          return scalar.type;
+        }
+      }
+    }
+    return ir::parse_type_stream(toks_);
+  }
+
+  static std::uint32_t text_key(std::string_view text) {  // text is not empty
+    return static_cast<std::uint32_t>(text.size() & 0xFF) | (static_cast<std::uint32_t>(static_cast<unsigned char>(text[0])) << 8) |
+           (static_cast<std::uint32_t>(static_cast<unsigned char>(text.back())) << 16);
+  }
+
   std::pair<Type, Token> parse_type() {
     Token tok = peek();
-    Type ty = ir::parse_type_stream(toks_);
+    Type ty = type_only();
     return {ty, tok};
   }
 
+  struct ScalarName {
+    std::uint32_t key;
+    std::string_view name;
+    Type type;
+  };
+  static std::vector<ScalarName> scalar_table() {
+    std::vector<ScalarName> table;
+    const std::vector<ir::ScalarInfo>& infos = ir::scalar_infos();
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+      if (!infos[i].name.empty()) table.push_back(ScalarName{text_key(infos[i].name), infos[i].name, Type::scalar(i)});
+    }
+    return table;
+  }
+
   // ------------------------------------------------------------------ literals and ids
-  std::int64_t value_id(const Token& tok) const {
+  std::int64_t value_id(const Taken& tok) const {
     std::string_view digits = tok.text.substr(1);
-    const std::int64_t max_id = ir::format_facts().max_value_id;
+    const std::int64_t max_id = max_value_id_;
     std::int64_t id = 0;
-    if (digits.size() <= id_digits()) {
+    if (digits.size() <= id_digits_) {
       for (char c : digits) id = id * 10 + (c - '0');  // the lexer took only digits, at most id_digits of them
     }
-    if (digits.size() > id_digits() || id > max_id) {
+    if (digits.size() > id_digits_ || id > max_id) {
       throw error(tok, "value id too large (max " + std::to_string(max_id) + ")");
     }
     if (digits.size() > 1 && digits[0] == '0') throw error(tok, "value id with a leading zero: " + echo(tok.text));
@@ -159,7 +251,7 @@ class Parser {
   }
 
   // ------------------------------------------------------------------ definitions and uses
-  Value* define(const Token& tok, Type ty, ir::Hint hint) {
+  Value* define(const Taken& tok, Type ty, ir::Hint hint) {
     std::int64_t id = value_id(tok);
     if (defined_.contains(id)) throw error(tok, "value %" + std::to_string(id) + " is defined twice");
     Value* value = arena_->value(id, ty, std::move(hint));
@@ -167,8 +259,13 @@ class Parser {
     return value;
   }
 
-  Value* use(const Token& tok) {
-    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+  // The next token as a use of a value (taken first: a lexer error after it comes first).
+  Value* use() {
+    if (peek().kind != TokenKind::Value) {
+      Token tok = take();
+      throw error(tok, "expected a value id, found " + describe_token(tok));
+    }
+    Taken tok = take_known<kGuessPunct>();
     std::int64_t id = value_id(tok);
     Value* value = visible_.find(id);
     if (value == nullptr) {
@@ -178,19 +275,23 @@ class Parser {
     return value;
   }
 
-  // %ID ["HINT"] : TYPE; returns the value and its type token.
-  std::pair<Value*, Token> definition() {
-    Token tok = take();
-    if (tok.kind != TokenKind::Value) throw error(tok, "expected a value id, found " + describe_token(tok));
+  // %ID ["HINT"] : TYPE; returns the value and, when type_tok is given, sets its type token.
+  Value* definition(Token* type_tok = nullptr) {
+    if (peek().kind != TokenKind::Value) {
+      Token tok = take();
+      throw error(tok, "expected a value id, found " + describe_token(tok));
+    }
+    Taken tok = take_known<kGuessPunct>();
     ir::Hint hint;
     if (peek().kind == TokenKind::Str) {
-      Token hint_tok = take();
+      Taken hint_tok = take_known<kGuessPunct>();
       hint = std::string(hint_tok.text.substr(1, hint_tok.text.size() - 2));
       if (!ir::is_hint(*hint)) throw error(hint_tok, "invalid name hint " + echo(hint_tok.text));
     }
-    expect_punct(':');
-    auto [ty, type_tok] = parse_type();
-    return {define(tok, ty, std::move(hint)), type_tok};
+    expect_punct<kGuessIdent>(':');
+    if (type_tok != nullptr) *type_tok = peek();
+    Type ty = type_only();
+    return define(tok, ty, std::move(hint));
   }
 
   // ------------------------------------------------------------------ attributes
@@ -204,12 +305,12 @@ class Parser {
     std::vector<RawAttr>& entries = raws_;
     entries.clear();
     if (at_punct('}')) {
-      take();
+      skip();
       return entries;
     }
     auto known = [&](std::string_view name) {
       for (const AttrDef& adef : defs) {
-        if (adef.name == name) return true;
+        if (same_text(adef.name, name)) return true;
       }
       return false;
     };
@@ -238,10 +339,10 @@ class Parser {
       std::string_view type_word;
       Type attr_type;
       if (type_tok.kind == TokenKind::Ident && (type_tok.text == "bool" || type_tok.text == "str")) {
-        take();
+        skip();
         type_word = type_tok.text;
       } else {
-        attr_type = parse_type().first;
+        attr_type = type_only();
       }
       bool is_known = known(name_tok.text);
       if (is_known || !kept_unknown) {
@@ -260,7 +361,7 @@ class Parser {
     auto name = [&] { return std::string(raw.name); };  // for messages only
     const std::string& kind = adef.kind;
     TokenKind want;
-    if (kind == "num") {
+    if (same_text(kind, "num")) {
       if (!num_type.is_scalar()) {
         throw error(raw.type_tok, "attribute '" + name() + "' needs an int or float scalar result type");
       }
@@ -273,7 +374,7 @@ class Parser {
       if (!raw.type_is(kind)) {
         throw error(raw.type_tok, "attribute '" + name() + "' has type " + raw.type_text() + ", expected " + kind);
       }
-      want = kind == "bool" ? TokenKind::Ident : (kind == "str" ? TokenKind::Str : TokenKind::Int);
+      want = same_text(kind, "bool") ? TokenKind::Ident : (same_text(kind, "str") ? TokenKind::Str : TokenKind::Int);
     }
     const Token& value_tok = raw.value_tok;
     if (value_tok.kind != want) {
@@ -304,7 +405,7 @@ class Parser {
                     const std::string& owner, const Type& num_type) {
     auto raw_named = [&](std::string_view name) -> const RawAttr* {
       for (const RawAttr& r : raws) {
-        if (r.name == name) return &r;
+        if (same_text(r.name, name)) return &r;
       }
       return nullptr;
     };
@@ -313,7 +414,7 @@ class Parser {
     }
     for (const RawAttr& raw : raws) {
       bool known = false;
-      for (const AttrDef& adef : defs) known = known || adef.name == raw.name;
+      for (const AttrDef& adef : defs) known = known || same_text(adef.name, raw.name);
       if (!known) throw error(raw.name_tok, "unknown attribute '" + echo(raw.name) + "' for " + owner);
     }
     AttrMap attrs;
@@ -330,6 +431,17 @@ class Parser {
   Op* op(std::int64_t depth);
   std::vector<Region*> regions(const OpDef& opdef, std::int64_t depth);
 
+  // find_op through a small cache of the ops seen (a text uses few opcodes): a slot chosen by
+  // the name's length and two of its letters, checked by comparing the name.
+  const OpDef* lookup_op(std::string_view name) {
+    OpSlot& slot = op_cache_[(name.size() * 7 + static_cast<unsigned char>(name.back()) * 3 +
+                              static_cast<unsigned char>(name[name.size() / 2])) % op_cache_.size()];
+    if (slot.def != nullptr && same_text(slot.name, name)) return slot.def;
+    const OpDef* opdef = ir::find_op(name);
+    if (opdef != nullptr) slot = OpSlot{opdef->name, opdef};
+    return opdef;
+  }
+
   static const std::vector<RawAttr>& no_attrs() {
     static const std::vector<RawAttr> none;
     return none;
@@ -337,6 +449,15 @@ class Parser {
 
   std::string_view text_;
   TokenStream toks_;
+  const std::int64_t max_value_id_;
+  const std::size_t id_digits_;
+  const std::int64_t max_region_depth_;
+  const std::vector<ScalarName> scalars_ = scalar_table();
+  struct OpSlot {
+    std::string_view name;
+    const OpDef* def = nullptr;
+  };
+  std::array<OpSlot, 64> op_cache_{};
   std::vector<RawAttr> raws_;   // raw_attrs' entries
   ir::Values scratch_;          // an op's results, then its operands, before they get their own vector
   ir::IdMap visible_;
@@ -388,8 +509,9 @@ ir::KernelDef Parser::parse() {
 }
 
 ir::Param Parser::param() {
-  take();
-  auto [value, type_tok] = definition();
+  skip();
+  Token type_tok{};
+  Value* value = definition(&type_tok);
   if (!param_types().admits(value->type)) {
     throw error(type_tok, "type " + value->type.text() + " is not allowed for kernel params; allowed: " +
                               param_types().text());
@@ -414,7 +536,7 @@ std::vector<Op*> Parser::region_ops(std::int64_t depth) {
     skip_blank_lines();
     const Token& tok = peek();
     if (is_punct(tok, '}')) {
-      take();
+      skip();
       break;
     }
     if (tok.kind == TokenKind::Eof) throw error(tok, "expected '}' before end of input");
@@ -432,25 +554,26 @@ Op* Parser::op(std::int64_t depth) {
   scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      scratch_.push_back(definition().first);
+      scratch_.push_back(definition());
       if (!at_punct(',')) break;
-      take();
+      skip<kGuessValue>();
     }
-    expect_punct('=');
+    expect_punct<kGuessIdent>('=');
   }
   ir::Values results(scratch_.begin(), scratch_.end());
-  Token name_tok = take();
-  if (name_tok.kind != TokenKind::Ident) {
-    throw error(name_tok, "expected an op name, found " + describe_token(name_tok));
+  if (peek().kind != TokenKind::Ident) {
+    Token tok = take();
+    throw error(tok, "expected an op name, found " + describe_token(tok));
   }
-  const OpDef* opdef = ir::find_op(name_tok.text);
+  Taken name_tok = take_known<kGuessValue>();
+  const OpDef* opdef = lookup_op(name_tok.text);
   if (opdef == nullptr) throw error(name_tok, "unknown op '" + echo(name_tok.text) + "'");
   scratch_.clear();
   if (peek().kind == TokenKind::Value) {
     while (true) {
-      scratch_.push_back(use(take()));
+      scratch_.push_back(use());
       if (!at_punct(',')) break;
-      take();
+      skip<kGuessValue>();
     }
   }
   ir::Values operands(scratch_.begin(), scratch_.end());
@@ -460,19 +583,22 @@ Op* Parser::op(std::int64_t depth) {
   } catch (const ir::OpCheckError& exc) {
     throw error(name_tok, opdef->name + " " + exc.detail());
   }
-  Token at = peek();
-  const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(opdef->attrs) : no_attrs();
   Type num_type = results.empty() ? Type() : results[0]->type;
-  AttrMap attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
+  AttrMap attrs;
+  if (!opdef->attrs.empty() || at_punct('{')) {  // else attrs_for has nothing to check
+    Token at = peek();
+    const std::vector<RawAttr>& raws = at_punct('{') ? raw_attrs(opdef->attrs) : no_attrs();
+    attrs = attrs_for(opdef->attrs, raws, at, opdef->name, num_type);
+  }
   std::vector<Region*> parsed_regions = regions(*opdef, depth);
-  expect_end_of_line();
+  expect_end_of_line<kGuessValue>();
   for (Value* value : results) visible_.set(value->id, value);
   return arena_->op(*opdef, std::move(operands), std::move(results), std::move(attrs), std::move(parsed_regions));
 }
 
 std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
   std::vector<Region*> out;
-  const std::int64_t max_depth = ir::format_facts().max_region_depth;
+  const std::int64_t max_depth = max_region_depth_;
   while (peek().kind == TokenKind::Ident) {
     Token name_tok = take();
     std::size_t index = out.size();
@@ -487,17 +613,18 @@ std::vector<Region*> Parser::regions(const OpDef& opdef, std::int64_t depth) {
     }
     ir::Values args;
     if (at_punct('(')) {
-      take();
+      skip();
       if (!at_punct(')')) {
         while (true) {
-          args.push_back(definition().first);
+          args.push_back(definition());
           if (!at_punct(',')) break;
-          take();
+          skip();
         }
       }
       expect_punct(')');
     }
-    Token brace = expect_punct('{');
+    const Token brace = peek();
+    expect_punct('{');
     if (depth + 1 > max_depth) throw error(brace, "region nesting deeper than " + std::to_string(max_depth));
     expect_end_of_line();
     for (Value* value : args) visible_.set(value->id, value);
