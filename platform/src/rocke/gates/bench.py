@@ -315,7 +315,7 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
 
 def format_bench(data: dict[str, Any]) -> str:
     ms = 1e3
-    lines = ["1. engine speed: median build + lower (llvm20 + llvm22) per config",
+    lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column",
              f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"]
     for r in data["engine_speed"]:
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
