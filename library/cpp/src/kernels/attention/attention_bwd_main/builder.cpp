@@ -476,7 +476,8 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
     for (std::int64_t step = 0; step < plan.q_steps; ++step) {
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         std::int64_t extra = step * op.k * qstride + rd * op.m;
-        Value* do_t = helpers::load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, {spec.d_chunk}, "dot_frag");
+        Value* do_t =
+            helpers::load_fragment(b, do_lds, cols_base, plan.cols_a, extra, elem, {spec.d_chunk}, "dot_frag");
         Value* q_t = helpers::load_fragment(b, q_lds, cols_base, plan.cols_a, extra, elem, {spec.d_chunk}, "qt_frag");
         for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
           dv[at(rd)][at(rk)] = b.mma(op.id, do_t, (*pfrags)[at(rk)][at(step)], dv[at(rd)][at(rk)], "dv_acc");
