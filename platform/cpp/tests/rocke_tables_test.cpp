@@ -36,6 +36,11 @@ void documents() {
   auto ops = rocke::data::document("rocke/ir/data/ops.toml");
   check_throws<rocke::DataError>([&] { ops["op"].at(0)["bogus"]; },
                                  "rocke/ir/data/ops.toml: op[0]: 'bogus' is missing", "missing key names its path");
+  check_throws<rocke::DataError>([&] { ops["op"].at(2)["name"].integer(); },
+                                 "rocke/ir/data/ops.toml: op[2].name: expected an integer, found a string",
+                                 "a table entry's path is its key after a dot");
+  check_throws<rocke::DataError>([&] { ops.str(); }, "rocke/ir/data/ops.toml: (root): expected a string, found a table",
+                                 "the root's path");
 }
 
 void ir_facts() {

@@ -2,6 +2,7 @@
 #include "rocke/arch/layout_expr.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "rocke/arch/errors.hpp"
 
@@ -146,13 +147,62 @@ class Parser {
 
 }  // namespace
 
+namespace {
+
+constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();  // no value is below -kIntLimit
+constexpr std::size_t kMemoCells = static_cast<std::size_t>(LayoutExpr::kMemoLanes * LayoutExpr::kMemoSlots);
+
+}  // namespace
+
+LayoutExpr::LayoutExpr(LayoutExpr&& other) noexcept
+    : source_(std::move(other.source_)), nodes_(std::move(other.nodes_)), root_(other.root_),
+      memo_(other.memo_.exchange(nullptr)) {}
+
+LayoutExpr& LayoutExpr::operator=(const LayoutExpr& other) {
+  if (this != &other) {
+    source_ = other.source_;
+    nodes_ = other.nodes_;
+    root_ = other.root_;
+    delete[] memo_.exchange(nullptr);
+  }
+  return *this;
+}
+
+LayoutExpr& LayoutExpr::operator=(LayoutExpr&& other) noexcept {
+  if (this != &other) {
+    source_ = std::move(other.source_);
+    nodes_ = std::move(other.nodes_);
+    root_ = other.root_;
+    delete[] memo_.exchange(other.memo_.exchange(nullptr));
+  }
+  return *this;
+}
+
+LayoutExpr::~LayoutExpr() { delete[] memo_.load(); }
+
+std::atomic<std::int64_t>* LayoutExpr::memo() const {
+  std::atomic<std::int64_t>* table = memo_.load(std::memory_order_acquire);
+  if (table != nullptr) return table;
+  auto* fresh = new std::atomic<std::int64_t>[kMemoCells];
+  for (std::size_t i = 0; i < kMemoCells; ++i) fresh[i].store(kUnset, std::memory_order_relaxed);
+  if (memo_.compare_exchange_strong(table, fresh, std::memory_order_acq_rel)) return fresh;
+  delete[] fresh;  // another thread's table won
+  return table;
+}
+
 std::int64_t LayoutExpr::operator()(std::int64_t lane, std::int64_t slot) const {
   for (auto [name, value] : {std::pair<const char*, std::int64_t>{"lane", lane}, {"slot", slot}}) {
     if (value > kIntLimit || value < -kIntLimit) {
       throw LayoutExprError(prefix(source_) + name + " must be a 32-bit int");
     }
   }
-  return evaluate(root_, lane, slot);
+  if (lane < 0 || lane >= kMemoLanes || slot < 0 || slot >= kMemoSlots) return evaluate(root_, lane, slot);
+  std::atomic<std::int64_t>& cell = memo()[static_cast<std::size_t>(lane * kMemoSlots + slot)];
+  std::int64_t known = cell.load(std::memory_order_relaxed);
+  if (known != kUnset) return known;
+  std::int64_t value = evaluate(root_, lane, slot);
+  cell.store(value, std::memory_order_relaxed);
+  return value;
 }
 
 std::int64_t LayoutExpr::evaluate(std::size_t index, std::int64_t lane, std::int64_t slot) const {

@@ -20,10 +20,40 @@ std::string_view kind_name(Kind kind) {
   return "a value";
 }
 
+// Append the path from `at` down to `target` (a node of at's subtree) to path; false when target is
+// not below at. Array items are "[i]" after their array, table entries ".key" (the key alone at the
+// root), as the path was once built step by step.
+bool path_to(const Document& doc, const Node* at, const Node* target, std::string& path) {
+  if (at == target) return true;
+  if (at->kind != Kind::Table && at->kind != Kind::Array) return false;
+  for (std::uint32_t i = 0; i < at->count; ++i) {
+    const Node* item = doc.nodes + at->first + i;
+    std::size_t mark = path.size();
+    if (at->kind == Kind::Array) {
+      path += '[';
+      path += std::to_string(i);
+      path += ']';
+    } else {
+      if (!path.empty()) path += '.';
+      path += item->key;
+    }
+    if (path_to(doc, item, target, path)) return true;
+    path.resize(mark);
+  }
+  return false;
+}
+
 }  // namespace
 
+std::string NodeRef::path() const {
+  std::string path;
+  path_to(*doc_, doc_->nodes, node_, path);
+  return path;
+}
+
 void NodeRef::fail(std::string_view what) const {
-  std::string where = path_.empty() ? std::string("(root)") : path_;
+  std::string where = path();
+  if (where.empty()) where = "(root)";
   throw DataError(std::string(doc_->path) + ": " + where + ": " + std::string(what));
 }
 
@@ -34,10 +64,7 @@ std::size_t NodeRef::size() const {
 
 NodeRef NodeRef::at(std::size_t index) const {
   if (index >= size()) fail("index " + std::to_string(index) + " out of range");
-  const Node* item = child(index);
-  std::string path = is_array() ? path_ + "[" + std::to_string(index) + "]"
-                                : (path_.empty() ? std::string(item->key) : path_ + "." + std::string(item->key));
-  return NodeRef(doc_, item, std::move(path));
+  return NodeRef(doc_, child(index));
 }
 
 bool NodeRef::has(std::string_view key) const {
@@ -83,7 +110,7 @@ double NodeRef::real() const {
 
 NodeRef document(std::string_view package_path) {
   for (const Document* doc : all_documents()) {
-    if (doc->path == package_path) return NodeRef(doc, doc->nodes, "");
+    if (doc->path == package_path) return NodeRef(doc, doc->nodes);
   }
   throw DataError("no generated data file '" + std::string(package_path) + "'");
 }

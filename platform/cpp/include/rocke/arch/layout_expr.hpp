@@ -12,6 +12,7 @@
 // LayoutExprError with the Python engine's message.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,19 +38,35 @@ class LayoutExpr {
   LayoutExpr() = default;
   LayoutExpr(std::string source, std::vector<Node> nodes, std::size_t root)
       : source_(std::move(source)), nodes_(std::move(nodes)), root_(root) {}
+  // A copy starts with an empty memo; a move takes the memo along.
+  LayoutExpr(const LayoutExpr& other) : source_(other.source_), nodes_(other.nodes_), root_(other.root_) {}
+  LayoutExpr(LayoutExpr&& other) noexcept;
+  LayoutExpr& operator=(const LayoutExpr& other);
+  LayoutExpr& operator=(LayoutExpr&& other) noexcept;
+  ~LayoutExpr();
 
   const std::string& source() const { return source_; }
   // The parse tree (Python's LayoutExpr.tree): nodes()[root()] is the top node.
   const std::vector<Node>& nodes() const { return nodes_; }
   std::size_t root() const { return root_; }
+  // The value at (lane, slot). Values with 0 <= lane < kMemoLanes and 0 <= slot < kMemoSlots are
+  // memoised (Python's MEMO_LIMIT: a wave's lanes times its slots): the builders ask for the same
+  // few coordinates many times. Errors are raised each time, never memoised.
   std::int64_t operator()(std::int64_t lane, std::int64_t slot) const;
+
+  static constexpr std::int64_t kMemoLanes = 128;
+  static constexpr std::int64_t kMemoSlots = 32;
 
  private:
   std::int64_t evaluate(std::size_t node, std::int64_t lane, std::int64_t slot) const;
+  // The memo, allocated on first use. Cells are atomics so that threads sharing a catalog formula
+  // may fill it at once (every writer of a cell writes the same value).
+  std::atomic<std::int64_t>* memo() const;
 
   std::string source_;
   std::vector<Node> nodes_;
   std::size_t root_ = 0;
+  mutable std::atomic<std::atomic<std::int64_t>*> memo_{nullptr};
 };
 
 // Parse a layout formula (UTF-8 text), raising LayoutExprError on any malformed input.

@@ -57,11 +57,12 @@ std::span<const Document* const> all_documents();
 // document and the dotted path when the data does not have the expected shape.
 class NodeRef {
  public:
-  NodeRef(const Document* doc, const Node* node, std::string path)
-      : doc_(doc), node_(node), path_(std::move(path)) {}
+  NodeRef(const Document* doc, const Node* node) : doc_(doc), node_(node) {}
 
   Kind kind() const { return node_->kind; }
-  const std::string& path() const { return path_; }
+  // Where the node sits in its document ("op[3].attrs", "" for the root), for error messages: found
+  // from the root on demand, so that walking a table costs no string per step.
+  std::string path() const;
   bool is_table() const { return node_->kind == Kind::Table; }
   bool is_array() const { return node_->kind == Kind::Array; }
 
@@ -84,7 +85,6 @@ class NodeRef {
 
   const Document* doc_;
   const Node* node_;
-  std::string path_;
 };
 
 // The root table of the document with this package path; DataError if there is none.
