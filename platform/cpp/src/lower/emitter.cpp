@@ -42,34 +42,53 @@ FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flav
                                  LowerOp lower_op_)
     : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
-void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(kIndent, line)); }
-
 void FunctionEmitter::label(std::string_view name) {
-  lines.push_back(util::cat(name, ":"));
+  body.append(name);
+  body.append(":\n");
   current = std::string(name);
 }
 
-std::string FunctionEmitter::temp() { return util::cat("%t", std::to_string(temps_++)); }
-
-std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
-
-std::string FunctionEmitter::bind(const ir::Value& value) {
-  std::string name = value_name(value);
-  values_[value.id] = name;
+std::string FunctionEmitter::temp() {
+  std::string name = "%t";
+  util::append_int(name, temps_++);
   return name;
 }
 
-void FunctionEmitter::alias(const ir::Value& value, std::string text) { values_[value.id] = std::move(text); }
+std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
+
+std::string& FunctionEmitter::value_slot(std::int64_t id) {
+  if (id < 0 || id >= kDenseIds) return sparse_values_[id];
+  auto index = static_cast<std::size_t>(id);
+  if (index >= values_.size()) values_.resize(index + 1);
+  return values_[index];
+}
+
+const std::string* FunctionEmitter::find_value(std::int64_t id) const {
+  if (id < 0 || id >= kDenseIds) {
+    auto found = sparse_values_.find(id);
+    return found == sparse_values_.end() ? nullptr : &found->second;
+  }
+  auto index = static_cast<std::size_t>(id);
+  if (index >= values_.size() || values_[index].empty()) return nullptr;  // no operand text is empty
+  return &values_[index];
+}
+
+const std::string& FunctionEmitter::bind(const ir::Value& value) {
+  std::string& slot = value_slot(value.id);
+  slot.clear();
+  append_value_name(slot, value);
+  return slot;
+}
+
+void FunctionEmitter::alias(const ir::Value& value, std::string text) { value_slot(value.id) = std::move(text); }
 
 const std::string& FunctionEmitter::ref(const ir::Value& value) const {
-  auto found = values_.find(value.id);
-  if (found == values_.end()) throw KeyError(std::to_string(value.id));
-  return found->second;
+  const std::string* found = find_value(value.id);
+  if (found == nullptr) throw KeyError(std::to_string(value.id));
+  return *found;
 }
 
-std::string FunctionEmitter::typed(const ir::Value& value) const {
-  return util::cat(llvm_type(value.type), " ", ref(value));
-}
+Typed FunctionEmitter::typed(const ir::Value& value) const { return Typed{llvm_type(value.type), ref(value)}; }
 
 LowerError FunctionEmitter::error(std::string what) const { return LowerError(where(), std::move(what)); }
 
@@ -86,7 +105,10 @@ std::string FunctionEmitter::where() const {
 
 const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
                                                     std::int64_t lanes) {
-  // instantiate is pure: a fixed row declared before is that declaration again.
+  // instantiate is pure: a row (and overload) declared before is that declaration again.
+  for (const DeclaredRow& known : declared_) {
+    if (known.row == &row && known.lanes == lanes && known.elem == elem) return *known.decl;
+  }
   if (row.overload.empty() && elem.empty()) {
     auto known = decls.find(row.name);
     if (known != decls.end()) return known->second;
@@ -104,58 +126,86 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
                           " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
   }
   std::string name = decl.name;
-  return decls.emplace(std::move(name), std::move(decl)).first->second;
+  const arch::IntrinsicDecl& stored = decls.emplace(std::move(name), std::move(decl)).first->second;
+  declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, &stored});
+  return stored;
 }
 
-void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
-                           const std::optional<std::string>& result) {
-  std::vector<std::string> types = decl.arg_types();
+template <class Args>
+void FunctionEmitter::emit_call(const arch::IntrinsicDecl& decl, const Args& args, CallResult result) {
+  const std::vector<std::string>& types = decl.arg_types();
   if (types.size() != args.size()) {
     throw ValueError(util::cat("zip() argument 2 is ", args.size() < types.size() ? "shorter" : "longer",
                                " than argument 1"));
   }
-  std::string text = util::cat("call ", decl.ret, " @", decl.name, "(");
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i != 0) text += ", ";
-    text += types[i];
-    text += ' ';
-    text += args[i];
+  body.append(kIndent);
+  if (result.has_value()) {
+    body.append(*result);
+    body.append(" = ");
   }
-  text += ')';
-  if (result.has_value()) emit(util::cat(*result, " = ", text));
-  else emit(text);
+  body.append("call ");
+  body.append(decl.ret);
+  body.append(" @");
+  body.append(decl.name);
+  body.push_back('(');
+  std::size_t i = 0;
+  for (const auto& arg : args) {
+    if (i != 0) body.append(", ");
+    body.append(types[i++]);
+    body.push_back(' ');
+    body.append(arg);
+  }
+  body.append(")\n");
 }
 
-void FunctionEmitter::call_named(std::string_view name, const std::vector<std::string>& args,
-                                 const std::optional<std::string>& result, std::string_view elem, std::int64_t lanes) {
+void FunctionEmitter::call(const arch::IntrinsicDecl& decl, CallArgs args, CallResult result) {
+  emit_call(decl, args, result);
+}
+
+void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
+                           CallResult result) {
+  emit_call(decl, args, result);
+}
+
+void FunctionEmitter::call_named(std::string_view name, CallArgs args, CallResult result, std::string_view elem,
+                                 std::int64_t lanes) {
   call(declare(arch::intrinsic_def(name), elem, lanes), args, result);
+}
+
+template <class Args>
+void FunctionEmitter::emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result) {
+  const std::string& result_type = llvm_type(result.type);
+  if (decl.ret == result_type) {
+    emit_call(decl, args, bind(result));
+    return;
+  }
+  std::string raw = temp();
+  emit_call(decl, args, raw);
+  emit(bind(result), " = bitcast ", decl.ret, " ", raw, " to ", result_type);
+}
+
+void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, CallArgs args, const ir::Value& result) {
+  emit_call_into(decl, args, result);
 }
 
 void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
                                 const ir::Value& result) {
-  std::string result_type = llvm_type(result.type);
-  if (decl.ret == result_type) {
-    call(decl, args, bind(result));
-    return;
-  }
-  std::string raw = temp();
-  call(decl, args, raw);
-  std::string name = bind(result);
-  emit(util::cat(name, " = bitcast ", decl.ret, " ", raw, " to ", result_type));
+  emit_call_into(decl, args, result);
 }
 
 void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) {
   ir::Type ty = op.results[0]->type;
   std::vector<std::string> args;
+  args.reserve(op.operands.size());
   for (const ir::Value* v : op.operands) args.push_back(ref(*v));
-  std::string result = bind(*op.results[0]);
-  call_named(name, args, result, elem_of(ty).name(), lanes_of(ty));
+  const std::string& result = bind(*op.results[0]);
+  call(declare(arch::intrinsic_def(name), elem_of(ty).name(), lanes_of(ty)), args, result);
 }
 
 std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view want) {
   if (llvm_type(value.type) == want) return ref(value);
   std::string cast = temp();
-  emit(util::cat(cast, " = bitcast ", typed(value), " to ", want));
+  emit(cast, " = bitcast ", typed(value), " to ", want);
   return cast;
 }
 

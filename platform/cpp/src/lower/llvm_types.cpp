@@ -47,7 +47,7 @@ std::string hex4(unsigned bits) {
 
 }  // namespace
 
-std::string scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
+const std::string& scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
 
 namespace {
 
@@ -60,14 +60,13 @@ std::string spell_llvm_type(const ir::Type& ty) {
 
 }  // namespace
 
-std::string llvm_type(const ir::Type& ty) {
-  // Spelled once per type and thread: a kernel asks for the same few types on every op.
+const std::string& llvm_type(const ir::Type& ty) {
+  // Spelled once per type and thread: a kernel asks for the same few types on every op (the
+  // map's nodes never move, so the texts can be handed out by reference).
   thread_local std::unordered_map<ir::Type, std::string> spelled;
   auto found = spelled.find(ty);
   if (found != spelled.end()) return found->second;
-  std::string text = spell_llvm_type(ty);
-  spelled.emplace(ty, text);
-  return text;
+  return spelled.emplace(ty, spell_llvm_type(ty)).first->second;
 }
 
 ir::Type elem_of(const ir::Type& ty) { return ty.element(); }

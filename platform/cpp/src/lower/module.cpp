@@ -12,6 +12,13 @@
 
 namespace rocke::lower {
 
+namespace {
+
+// A first guess at the body's size per top-level op (regions and multi-line lowerings grow it).
+constexpr std::size_t kBodyBytesPerOp = 64;
+
+}  // namespace
+
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor) {
   arch::get_flavor(flavor);  // an unknown flavor is reported before an unknown arch, as in Python
   return lower(kernel, arch::get_arch(arch), flavor);
@@ -30,6 +37,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   std::vector<std::string> params;
   params.reserve(kernel.params.size());
   for (const ir::Param& param : kernel.params) params.push_back(param_text(param, row, em));
+  em.body.reserve(kBodyBytesPerOp * (kernel.body->ops.size() + 1));
   em.label("entry");
   em.lower_ops(kernel.body->ops, "body");
   em.emit("ret void");
@@ -41,9 +49,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   });
 
   std::string out;
-  std::size_t size = 512;
-  for (const std::string& line : em.lines) size += line.size() + 1;
-  out.reserve(size);
+  out.reserve(em.body.size() + 512 + 64 * (params.size() + decls.size()));
   auto line = [&out](std::string_view text) {
     out += text;
     out += '\n';
@@ -56,7 +62,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
     line("");
   }
   line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
-  for (const std::string& text : em.lines) line(text);
+  out += em.body;  // its lines end in newlines already
   line("}");
   line("");
   if (!decls.empty()) {

@@ -11,11 +11,8 @@ bool allowed(unsigned char ch) {
   return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
 }
 
-}  // namespace
-
-std::string sanitize_hint(std::string_view hint) {
-  std::string out;
-  out.reserve(hint.size());
+// sanitize_hint(hint) appended to out.
+void append_sanitized(std::string& out, std::string_view hint) {
   for (std::size_t i = 0; i < hint.size(); ++i) {
     auto ch = static_cast<unsigned char>(hint[i]);
     if (allowed(ch)) {
@@ -28,13 +25,32 @@ std::string sanitize_hint(std::string_view hint) {
       while (i + 1 < hint.size() && (static_cast<unsigned char>(hint[i + 1]) & 0xC0) == 0x80) ++i;
     }
   }
+}
+
+}  // namespace
+
+std::string sanitize_hint(std::string_view hint) {
+  std::string out;
+  out.reserve(hint.size());
+  append_sanitized(out, hint);
   return out;
 }
 
 std::string value_name(const ir::Value& value) {
-  std::string id = std::to_string(value.id);
-  if (value.name.has_value() && !value.name->empty()) return util::cat("%", sanitize_hint(*value.name), ".", id);
-  return util::cat("%v", id);
+  std::string out;
+  append_value_name(out, value);
+  return out;
+}
+
+void append_value_name(std::string& out, const ir::Value& value) {
+  if (value.name.has_value() && !value.name->empty()) {
+    out.push_back('%');
+    append_sanitized(out, *value.name);
+    out.push_back('.');
+  } else {
+    out.append("%v");
+  }
+  util::append_int(out, value.id);
 }
 
 }  // namespace rocke::lower

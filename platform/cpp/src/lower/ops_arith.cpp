@@ -57,7 +57,7 @@ void lower_binary(FunctionEmitter& em, const ir::Op& op) {
   }
   std::string_view inst = elem_of(lhs.type).is_float() ? row->float_inst : row->int_inst;
   std::string result = em.bind(*op.results[0]);
-  em.emit(util::cat(result, " = ", inst, " ", em.typed(lhs), ", ", em.ref(rhs)));
+  em.emit(result, " = ", inst, " ", em.typed(lhs), ", ", em.ref(rhs));
 }
 
 // frem; bf16 goes through f32 (LLVM 22 has no bf16 frem lowering: "no libcall available for
@@ -69,23 +69,23 @@ void lower_remf(FunctionEmitter& em, const ir::Op& op) {
   std::string ty = llvm_type(lhs.type);
   if (elem_of(lhs.type).name() != "bf16") {
     std::string name = em.bind(result);
-    em.emit(util::cat(name, " = frem ", ty, " ", em.ref(lhs), ", ", em.ref(rhs)));
+    em.emit(name, " = frem ", ty, " ", em.ref(lhs), ", ", em.ref(rhs));
     return;
   }
   std::string wide = lanes_of(lhs.type) ? util::cat("<", std::to_string(lanes_of(lhs.type)), " x float>") : "float";
   std::string a = em.temp();
   std::string b = em.temp();
   std::string r = em.temp();
-  em.emit(util::cat(a, " = fpext ", ty, " ", em.ref(lhs), " to ", wide));
-  em.emit(util::cat(b, " = fpext ", ty, " ", em.ref(rhs), " to ", wide));
-  em.emit(util::cat(r, " = frem ", wide, " ", a, ", ", b));
+  em.emit(a, " = fpext ", ty, " ", em.ref(lhs), " to ", wide);
+  em.emit(b, " = fpext ", ty, " ", em.ref(rhs), " to ", wide);
+  em.emit(r, " = frem ", wide, " ", a, ", ", b);
   std::string name = em.bind(result);
-  em.emit(util::cat(name, " = fptrunc ", wide, " ", r, " to ", ty));
+  em.emit(name, " = fptrunc ", wide, " ", r, " to ", ty);
 }
 
 void lower_negf(FunctionEmitter& em, const ir::Op& op) {
   std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = fneg ", em.typed(*op.operands[0])));
+  em.emit(name, " = fneg ", em.typed(*op.operands[0]));
 }
 
 void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
@@ -94,9 +94,9 @@ void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
   std::string ty = llvm_type(lhs.type);
   std::string cond_ty = lanes_of(lhs.type) ? util::cat("<", std::to_string(lanes_of(lhs.type)), " x i1>") : "i1";
   std::string cond = em.temp();
-  em.emit(util::cat(cond, " = icmp ", lookup(kMinmax, op.opcode), " ", ty, " ", em.ref(lhs), ", ", em.ref(rhs)));
+  em.emit(cond, " = icmp ", lookup(kMinmax, op.opcode), " ", ty, " ", em.ref(lhs), ", ", em.ref(rhs));
   std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = select ", cond_ty, " ", cond, ", ", ty, " ", em.ref(lhs), ", ", ty, " ", em.ref(rhs)));
+  em.emit(name, " = select ", cond_ty, " ", cond, ", ", ty, " ", em.ref(lhs), ", ", ty, " ", em.ref(rhs));
 }
 
 void lower_float_intrinsic(FunctionEmitter& em, const ir::Op& op) {
@@ -108,7 +108,7 @@ void lower_cmp(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& rhs = *op.operands[1];
   std::string_view inst = op.opcode == "arith.cmpi" ? "icmp" : "fcmp";
   std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = ", inst, " ", str_attr(op, "pred"), " ", em.typed(lhs), ", ", em.ref(rhs)));
+  em.emit(name, " = ", inst, " ", str_attr(op, "pred"), " ", em.typed(lhs), ", ", em.ref(rhs));
 }
 
 void lower_select(FunctionEmitter& em, const ir::Op& op) {
@@ -116,14 +116,14 @@ void lower_select(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& a = *op.operands[1];
   const ir::Value& b = *op.operands[2];
   std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = select i1 ", em.ref(cond), ", ", em.typed(a), ", ", em.typed(b)));
+  em.emit(name, " = select i1 ", em.ref(cond), ", ", em.typed(a), ", ", em.typed(b));
 }
 
 void lower_cast(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
   std::string name = em.bind(result);
-  em.emit(util::cat(name, " = ", lookup(kCasts, op.opcode), " ", em.typed(*op.operands[0]), " to ",
-                    llvm_type(result.type)));
+  em.emit(name, " = ", lookup(kCasts, op.opcode), " ", em.typed(*op.operands[0]), " to ",
+                    llvm_type(result.type));
 }
 
 Lowerings build() {

@@ -33,11 +33,13 @@ struct IntrinsicDecl {
   std::string ret;
   std::vector<std::string> params;
   std::string domain_key;  // the name whose arch-domain entry covers this declaration
+  // arg_types(), filled in by instantiate() (every call site reads it).
+  std::vector<std::string> call_types;
 
   // declare RET @NAME(P1, P2, ...)
   std::string text() const;
   // Parameter types as a call site writes them (without immarg).
-  std::vector<std::string> arg_types() const;
+  const std::vector<std::string>& arg_types() const { return call_types; }
 };
 
 struct WaitcntWait {

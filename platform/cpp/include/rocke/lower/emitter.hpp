@@ -6,8 +6,11 @@
 // (checking each against the arch-domain table) and keeps the op location for error messages.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +23,7 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
 #include "rocke/lower/errors.hpp"
+#include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
 
@@ -33,6 +37,31 @@ const std::string& str_attr(const ir::Op& op, std::string_view name);
 class FunctionEmitter;
 using LowerOp = std::function<void(FunctionEmitter&, const ir::Op&)>;
 
+// A value as "TYPE TEXT" (Python's typed()), kept as its two parts so emit() appends them in
+// place instead of building a string per operand.
+struct Typed {
+  const std::string& type;
+  const std::string& text;
+
+  std::string str() const { return util::cat(type, " ", text); }
+};
+
+// The parts of an emitted line: text, a Typed operand or a decimal integer.
+inline void append_part(std::string& out, std::string_view text) { out.append(text); }
+inline void append_part(std::string& out, const Typed& typed) {
+  out.append(typed.type);
+  out.push_back(' ');
+  out.append(typed.text);
+}
+template <std::integral Int>
+void append_part(std::string& out, Int value) {
+  util::append_int(out, static_cast<std::int64_t>(value));
+}
+
+// Intrinsic call arguments (texts without types) and the %name a call defines (nullopt: none).
+using CallArgs = std::initializer_list<std::string_view>;
+using CallResult = std::optional<std::string_view>;
+
 class FunctionEmitter {
  public:
   FunctionEmitter(const arch::ArchTarget& arch, const arch::Flavor& flavor,
@@ -42,7 +71,9 @@ class FunctionEmitter {
   LowerOp lower_op;  // lowers one op (the dispatcher), also for ops inside regions
   const arch::Flavor& flavor;
   const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets;  // lds_alloc result id -> pool offset
-  std::vector<std::string> lines;
+  // The function body's lines, each ending in a newline, appended in place (one buffer rather
+  // than a string per line; scf.for inserts its phis at a remembered offset).
+  std::string body;
   std::map<std::string, arch::IntrinsicDecl> decls;  // declaration name -> declaration
   std::string current = "entry";                      // label of the block being filled
 
@@ -53,18 +84,25 @@ class FunctionEmitter {
   std::string loc() const;
 
   // --- text
-  void emit(std::string_view line);
+  // One indented line: the parts (texts, Typed operands, integers) appended in order.
+  template <class... Parts>
+  void emit(const Parts&... parts) {
+    body.append(kIndent);
+    (append_part(body, parts), ...);
+    body.push_back('\n');
+  }
   void label(std::string_view name);
   std::string temp();
   std::int64_t next_scf_id();
 
   // --- values
-  // Give value its %name (for an instruction or phi that defines it) and return the name.
-  std::string bind(const ir::Value& value);
+  // Give value its %name (for an instruction or phi that defines it) and return the name. The
+  // texts of bind, alias and ref stay valid for the emitter's lifetime.
+  const std::string& bind(const ir::Value& value);
   // value is the constant (or existing operand) text: no instruction defines it.
   void alias(const ir::Value& value, std::string text);
   const std::string& ref(const ir::Value& value) const;
-  std::string typed(const ir::Value& value) const;
+  Typed typed(const ir::Value& value) const;
 
   // --- errors
   LowerError error(std::string what) const;
@@ -74,12 +112,13 @@ class FunctionEmitter {
   const arch::IntrinsicDecl& declare(const arch::IntrinsicDef& row, std::string_view elem = "", std::int64_t lanes = 0);
   // Emit a call of decl with argument texts (without types); result is the %name to define
   // (nullopt for void intrinsics).
-  void call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
-            const std::optional<std::string>& result);
-  void call_named(std::string_view name, const std::vector<std::string>& args, const std::optional<std::string>& result,
-                  std::string_view elem = "", std::int64_t lanes = 0);
+  void call(const arch::IntrinsicDecl& decl, CallArgs args, CallResult result);
+  void call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, CallResult result);
+  void call_named(std::string_view name, CallArgs args, CallResult result, std::string_view elem = "",
+                  std::int64_t lanes = 0);
   // result = a call of decl; when decl returns another spelling of result's type (an i32 word for
   // an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it.
+  void call_into(const arch::IntrinsicDecl& decl, CallArgs args, const ir::Value& result);
   void call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, const ir::Value& result);
   // op's result = the intrinsic name, overloaded on the result's float type, of op's operands.
   void call_float(std::string_view name, const ir::Op& op);
@@ -94,7 +133,28 @@ class FunctionEmitter {
   const ir::Values& lower_region(const ir::Region& region, const std::string& path);
 
  private:
-  std::unordered_map<std::int64_t, std::string> values_;  // value id -> operand text
+  // The slot of value id's operand text ("" while unset), created on demand.
+  std::string& value_slot(std::int64_t id);
+  const std::string* find_value(std::int64_t id) const;
+  // call's argument loop, over either form of args.
+  template <class Args>
+  void emit_call(const arch::IntrinsicDecl& decl, const Args& args, CallResult result);
+  template <class Args>
+  void emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result);
+
+  // Value id -> operand text. Ids are dense from 0, so a deque indexed by id (references stay
+  // valid as it grows); ids beyond kDenseIds (hand-written IR) go to the map.
+  static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
+  std::deque<std::string> values_;
+  std::unordered_map<std::int64_t, std::string> sparse_values_;
+  // Declarations already checked, by row (and overload): declare() without building the decl.
+  struct DeclaredRow {
+    const arch::IntrinsicDef* row;
+    std::string elem;
+    std::int64_t lanes;
+    const arch::IntrinsicDecl* decl;
+  };
+  std::vector<DeclaredRow> declared_;
   // The op being lowered, its region's path and its index there (nullptr outside any op).
   const ir::Op* op_ = nullptr;
   const std::string* op_path_ = nullptr;
