@@ -1,6 +1,8 @@
 // Python twin: rocke/lower/emitter.py
 #include "rocke/lower/emitter.hpp"
 
+#include <compare>
+#include <cstdint>
 #include <utility>
 
 #include "rocke/arch/arch_domain.hpp"
@@ -58,9 +60,9 @@ std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
 
 std::string& FunctionEmitter::value_slot(std::int64_t id) {
   if (id < 0 || id >= kDenseIds) return sparse_values_[id];
-  auto index = static_cast<std::size_t>(id);
-  if (index >= values_.size()) values_.resize(index + 1);
-  return values_[index];
+  auto chunk = static_cast<std::size_t>(id >> kChunkBits);
+  while (chunk >= values_.size()) values_.push_back(std::make_unique<Chunk>());
+  return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
 }
 
 const std::string* FunctionEmitter::find_value(std::int64_t id) const {
@@ -68,9 +70,10 @@ const std::string* FunctionEmitter::find_value(std::int64_t id) const {
     auto found = sparse_values_.find(id);
     return found == sparse_values_.end() ? nullptr : &found->second;
   }
-  auto index = static_cast<std::size_t>(id);
-  if (index >= values_.size() || values_[index].empty()) return nullptr;  // no operand text is empty
-  return &values_[index];
+  auto chunk = static_cast<std::size_t>(id >> kChunkBits);
+  if (chunk >= values_.size()) return nullptr;
+  const std::string& text = (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
+  return text.empty() ? nullptr : &text;  // no operand text is empty
 }
 
 const std::string& FunctionEmitter::bind(const ir::Value& value) {
@@ -103,6 +106,28 @@ std::string FunctionEmitter::where() const {
   return util::cat(op_->opcode, " %", std::to_string(op_->results[0]->id), " at ", loc());
 }
 
+namespace {
+
+// A declaration checked on this thread: instantiate() and the arch-domain table are pure, so a
+// row (and overload) declared once for an arch and flavor is that same declaration again. The
+// map's nodes never move: emitters keep pointers to them.
+struct CheckedKey {
+  std::uintptr_t row;  // the row's address
+  std::int64_t lanes;
+  std::string elem;
+  std::string arch;
+  std::string flavor;
+
+  auto operator<=>(const CheckedKey&) const = default;
+};
+
+std::map<CheckedKey, arch::IntrinsicDecl>& checked_decls() {
+  thread_local std::map<CheckedKey, arch::IntrinsicDecl> checked;
+  return checked;
+}
+
+}  // namespace
+
 const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
                                                     std::int64_t lanes) {
   // instantiate is pure: a row (and overload) declared before is that declaration again.
@@ -111,24 +136,34 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
   }
   if (row.overload.empty() && elem.empty()) {
     auto known = decls.find(row.name);
-    if (known != decls.end()) return known->second;
+    if (known != decls.end()) return *known->second;
   }
-  arch::IntrinsicDecl decl = arch::instantiate(row, flavor.name, elem, lanes);
-  auto found = decls.find(decl.name);
-  if (found != decls.end()) return found->second;
-  std::optional<std::string> status = arch::arch_domain_status(decl.domain_key, arch.name, flavor.name);
-  if (!status.has_value()) {
-    throw error(util::cat("intrinsic '", decl.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
-                          "; regenerate rocke/arch/data/arch_domain.toml with platform/tools/probe_arch_domain.py"));
+  CheckedKey key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem), arch.name, flavor.name};
+  auto& checked = checked_decls();
+  auto hit = checked.find(key);
+  const arch::IntrinsicDecl* decl = nullptr;
+  if (hit != checked.end()) {
+    decl = &hit->second;
+    auto found = decls.find(decl->name);
+    if (found != decls.end()) return *found->second;
+  } else {
+    arch::IntrinsicDecl made = arch::instantiate(row, flavor.name, elem, lanes);
+    auto found = decls.find(made.name);
+    if (found != decls.end()) return *found->second;
+    std::optional<std::string> status = arch::arch_domain_status(made.domain_key, arch.name, flavor.name);
+    if (!status.has_value()) {
+      throw error(util::cat("intrinsic '", made.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
+                            "; regenerate rocke/arch/data/arch_domain.toml with platform/tools/probe_arch_domain.py"));
+    }
+    if (*status != "ok") {
+      throw error(util::cat("intrinsic '", made.domain_key, "' is outside the arch domain of ", arch.name,
+                            " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
+    }
+    decl = &checked.emplace(std::move(key), std::move(made)).first->second;
   }
-  if (*status != "ok") {
-    throw error(util::cat("intrinsic '", decl.domain_key, "' is outside the arch domain of ", arch.name,
-                          " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
-  }
-  std::string name = decl.name;
-  const arch::IntrinsicDecl& stored = decls.emplace(std::move(name), std::move(decl)).first->second;
-  declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, &stored});
-  return stored;
+  decls.emplace(decl->name, decl);
+  declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, decl});
+  return *decl;
 }
 
 template <class Args>

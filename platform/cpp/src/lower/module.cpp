@@ -12,13 +12,6 @@
 
 namespace rocke::lower {
 
-namespace {
-
-// A first guess at the body's size per top-level op (regions and multi-line lowerings grow it).
-constexpr std::size_t kBodyBytesPerOp = 64;
-
-}  // namespace
-
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor) {
   arch::get_flavor(flavor);  // an unknown flavor is reported before an unknown arch, as in Python
   return lower(kernel, arch::get_arch(arch), flavor);
@@ -37,19 +30,12 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   std::vector<std::string> params;
   params.reserve(kernel.params.size());
   for (const ir::Param& param : kernel.params) params.push_back(param_text(param, row, em));
-  em.body.reserve(kBodyBytesPerOp * (kernel.body->ops.size() + 1));
-  em.label("entry");
-  em.lower_ops(kernel.body->ops, "body");
-  em.emit("ret void");
 
-  std::vector<const arch::IntrinsicDecl*> decls;
-  for (const auto& [name, decl] : em.decls) decls.push_back(&decl);
-  std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
-    return a->index != b->index ? a->index < b->index : a->name < b->name;
-  });
-
-  std::string out;
-  out.reserve(em.body.size() + 512 + 64 * (params.size() + decls.size()));
+  // The module is written into the emitter's buffer, which the body is then appended to: one
+  // buffer, sized like the last module this thread lowered.
+  thread_local std::size_t last_size = 0;
+  std::string& out = em.body;
+  out.reserve(last_size + last_size / 8 + 1024);
   auto line = [&out](std::string_view text) {
     out += text;
     out += '\n';
@@ -62,15 +48,24 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
     line("");
   }
   line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
-  out += em.body;  // its lines end in newlines already
+  em.label("entry");
+  em.lower_ops(kernel.body->ops, "body");
+  em.emit("ret void");
   line("}");
   line("");
+
+  std::vector<const arch::IntrinsicDecl*> decls;
+  for (const auto& [name, decl] : em.decls) decls.push_back(decl);
+  std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
+    return a->index != b->index ? a->index < b->index : a->name < b->name;
+  });
   if (!decls.empty()) {
     for (const arch::IntrinsicDecl* decl : decls) line(decl->text());
     line("");
   }
   line(util::cat("attributes #0 = { ", util::join(kernel_attributes(kernel, target), " "), " }"));
-  return out;
+  last_size = out.size();
+  return std::move(out);
 }
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {

@@ -1,19 +1,33 @@
 // Python twin: rocke/lower/names.py
 #include "rocke/lower/names.hpp"
 
+#include <array>
+
 #include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
 
 namespace {
 
-bool allowed(unsigned char ch) {
-  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
-}
+// [A-Za-z0-9_.] as a table by byte (one load per character).
+constexpr std::array<bool, 256> kAllowed = [] {
+  std::array<bool, 256> table{};
+  for (int ch = 0; ch < 256; ++ch) {
+    table[ch] = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                ch == '.';
+  }
+  return table;
+}();
+
+bool allowed(unsigned char ch) { return kAllowed[ch]; }
 
 // sanitize_hint(hint) appended to out.
 void append_sanitized(std::string& out, std::string_view hint) {
-  for (std::size_t i = 0; i < hint.size(); ++i) {
+  // Hints are already clean as a rule: then the whole hint is appended at once.
+  std::size_t clean = 0;
+  while (clean < hint.size() && allowed(static_cast<unsigned char>(hint[clean]))) ++clean;
+  out.append(hint.substr(0, clean));
+  for (std::size_t i = clean; i < hint.size(); ++i) {
     auto ch = static_cast<unsigned char>(hint[i]);
     if (allowed(ch)) {
       out.push_back(static_cast<char>(ch));

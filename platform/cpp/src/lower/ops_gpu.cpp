@@ -28,7 +28,7 @@ void lower_id(FunctionEmitter& em, const ir::Op& op) {
   std::string_view kind = rest.substr(0, cut);
   std::string_view dim = rest.substr(cut + 1);
   std::string_view prefix = kind == "thread_id" ? "llvm.amdgcn.workitem.id." : "llvm.amdgcn.workgroup.id.";
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   em.call_named(util::cat(prefix, dim), {}, name);
 }
 
@@ -40,7 +40,7 @@ std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optio
   std::string field = em.temp();
   std::string size = em.temp();
   if (!result.has_value()) result = em.temp();
-  std::string constant = pointer_text("constant");
+  const std::string& constant = pointer_text("constant");
   em.call_named("llvm.amdgcn.dispatch.ptr", {}, packet);
   em.emit(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", offset);
   em.emit(size, " = load i16, ", constant, " ", field, ", align ", align);
@@ -51,7 +51,7 @@ std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optio
 namespace {
 
 void lower_block_dim(FunctionEmitter& em, const ir::Op& op) {
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   emit_block_dim(em, std::string_view(op.opcode).substr(op.opcode.size() - 1), name);
 }
 
@@ -95,7 +95,7 @@ void lower_wave_id(FunctionEmitter& em, const ir::Op& op) {
   // wave_size.bit_length() - 1
   int shift = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(em.arch.wave_size))) - 1;
   em.emit(wave, " = lshr i32 ", flat, ", ", shift);
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   em.call_named("llvm.amdgcn.readfirstlane.i32", {wave}, name);
 }
 

@@ -41,7 +41,7 @@ void lower_load(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& index = *op.operands[1];
   std::string address = emit_gep(em, ptr, index);
   const ir::Value& result = *op.results[0];
-  std::string name = em.bind(result);
+  const std::string& name = em.bind(result);
   em.emit(name, " = load ", llvm_type(result.type), ", ", llvm_type(ptr.type), " ", address, ", align ",
                     access_align(op, ptr));
 }
@@ -61,10 +61,10 @@ void lower_ptr_add(FunctionEmitter& em, const ir::Op& op) {
 
 void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  std::string lds = pointer_text("lds");
+  const std::string& lds = pointer_text("lds");
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
-  std::string name = em.bind(result);
+  const std::string& name = em.bind(result);
   em.emit(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
                     offset->second);
 }
@@ -88,7 +88,7 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
     em.emit(wide, " = zext i32 ", count_text, " to ", count_type);
     count_text = wide;
   }
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
 }
 

@@ -25,11 +25,11 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   em.emit("br label %", header);
   em.label(header);
   std::size_t phi_at = em.body.size();  // the phis are written once the latch values are known
-  std::string iv_name = em.bind(iv);
+  const std::string& iv_name = em.bind(iv);
   std::vector<std::string> iter_names;
   for (std::size_t i = 1; i < region.args.size(); ++i) iter_names.push_back(em.bind(*region.args[i]));
   std::string cond = em.temp();
-  std::string iv_type = llvm_type(lb.type);
+  const std::string& iv_type = llvm_type(lb.type);
   em.emit(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub));
   em.emit("br i1 ", cond, ", label %", body, ", label %", exit);
   em.label(body);
@@ -54,7 +54,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   if (op.results.size() != iter_names.size()) throw ValueError("zip() arguments differ in length");
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
-    std::string name = em.bind(result);
+    const std::string& name = em.bind(result);
     em.emit(name, " = phi ", llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]");
   }
 }
@@ -89,7 +89,7 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   }
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
-    std::string name = em.bind(result);
+    const std::string& name = em.bind(result);
     em.emit(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
                       " ], [ ", em.ref(*(*else_values)[i]), ", %", else_end, " ]");
   }

@@ -6,12 +6,13 @@
 // (checking each against the arch-domain table) and keeps the op location for error messages.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,10 +72,12 @@ class FunctionEmitter {
   LowerOp lower_op;  // lowers one op (the dispatcher), also for ops inside regions
   const arch::Flavor& flavor;
   const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets;  // lds_alloc result id -> pool offset
-  // The function body's lines, each ending in a newline, appended in place (one buffer rather
-  // than a string per line; scf.for inserts its phis at a remembered offset).
+  // The text: lower_verified writes the module's head, the lowering appends the function body's
+  // lines (each ending in a newline) in place, one buffer rather than a string per line; scf.for
+  // inserts its phis at a remembered offset.
   std::string body;
-  std::map<std::string, arch::IntrinsicDecl> decls;  // declaration name -> declaration
+  // Declaration name -> declaration (the declarations live in a per-thread table of checked ones).
+  std::map<std::string_view, const arch::IntrinsicDecl*> decls;
   std::string current = "entry";                      // label of the block being filled
 
   // --- location of the op being lowered (Python's where and loc attributes, built on demand)
@@ -142,10 +145,14 @@ class FunctionEmitter {
   template <class Args>
   void emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result);
 
-  // Value id -> operand text. Ids are dense from 0, so a deque indexed by id (references stay
-  // valid as it grows); ids beyond kDenseIds (hand-written IR) go to the map.
+  // Value id -> operand text. Ids are dense from 0, so chunks of kChunkIds texts indexed by id
+  // (a chunk never moves, so references stay valid as they are added); ids beyond kDenseIds
+  // (hand-written IR) go to the map.
+  static constexpr std::int64_t kChunkBits = 8;
+  static constexpr std::int64_t kChunkIds = std::int64_t{1} << kChunkBits;
   static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
-  std::deque<std::string> values_;
+  using Chunk = std::array<std::string, kChunkIds>;
+  std::vector<std::unique_ptr<Chunk>> values_;
   std::unordered_map<std::int64_t, std::string> sparse_values_;
   // Declarations already checked, by row (and overload): declare() without building the decl.
   struct DeclaredRow {
