@@ -105,7 +105,6 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 
 }  // namespace
 
-std::string IntrinsicDecl::text() const { return util::cat("declare ", ret, " @", name, "(", util::join(params, ", "), ")"); }
 
 namespace {
 
@@ -121,9 +120,10 @@ std::vector<std::string> call_types_of(const std::vector<std::string>& params) {
   return out;
 }
 
-// decl with its call types filled in.
+// decl with its call types and declaration text filled in.
 IntrinsicDecl with_call_types(IntrinsicDecl decl) {
   decl.call_types = call_types_of(decl.params);
+  decl.declaration = util::cat("declare ", decl.ret, " @", decl.name, "(", util::join(decl.params, ", "), ")");
   return decl;
 }
 
@@ -159,9 +159,9 @@ IntrinsicDecl instantiate(const IntrinsicDef& row, std::string_view flavor, std:
     if (!elem.empty()) throw ValueError(util::cat("intrinsic '", row.name, "' is not overloaded"));
     const IntrinsicOverride* override = get_flavor(flavor).override_for(row.name);
     if (override != nullptr) {
-      return with_call_types(IntrinsicDecl{row.index, row.name, override->ret, override->params, row.name, {}});
+      return with_call_types(IntrinsicDecl{row.index, row.name, override->ret, override->params, row.name, {}, {}});
     }
-    return with_call_types(IntrinsicDecl{row.index, row.name, row.ret, row.params, row.name, {}});
+    return with_call_types(IntrinsicDecl{row.index, row.name, row.ret, row.params, row.name, {}, {}});
   }
   if (!overload_accepts(row.overload, elem)) {
     throw ValueError(util::cat("intrinsic '", row.name, "' is not defined for element type '", elem, "'"));

@@ -70,18 +70,25 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
   const ir::Value& value = *param.value;
-  std::vector<std::string> parts{llvm_type(value.type)};
+  std::string out = llvm_type(value.type);
+  auto part = [&out](std::string_view text) {  // the parts joined with " "
+    out += ' ';
+    out += text;
+  };
   if (value.type.is_ptr()) {
     const ir::AttrMap& attrs = param.attrs;
-    if (attrs.at("noalias").truthy()) parts.emplace_back("noalias");
-    parts.push_back(flavor.nocapture);  // rocke.ir cannot store a pointer, so no param is captured
-    if (attrs.at("readonly").truthy()) parts.emplace_back("readonly");
-    if (attrs.at("writeonly").truthy()) parts.emplace_back("writeonly");
+    if (attrs.at("noalias").truthy()) part("noalias");
+    part(flavor.nocapture);  // rocke.ir cannot store a pointer, so no param is captured
+    if (attrs.at("readonly").truthy()) part("readonly");
+    if (attrs.at("writeonly").truthy()) part("writeonly");
     const ir::AttrValue& align = attrs.at("align");
-    if (align.truthy()) parts.push_back(util::cat("align ", std::to_string(align.i)));
+    if (align.truthy()) {
+      part("align ");
+      util::append_int(out, align.i);
+    }
   }
-  parts.push_back(em.bind(value));
-  return util::join(parts, " ");
+  part(em.bind(value));
+  return out;
 }
 
 std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {
