@@ -58,23 +58,19 @@ std::string FunctionEmitter::temp() {
 
 std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
 
-std::string& FunctionEmitter::value_slot(std::int64_t id) {
+std::string& FunctionEmitter::new_value_slot(std::int64_t id) {
   if (id < 0 || id >= kDenseIds) return sparse_values_[id];
   auto chunk = static_cast<std::size_t>(id >> kChunkBits);
   while (chunk >= values_.size()) values_.push_back(std::make_unique<Chunk>());
   return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
 }
 
-const std::string* FunctionEmitter::find_value(std::int64_t id) const {
-  if (id < 0 || id >= kDenseIds) {
-    auto found = sparse_values_.find(id);
-    return found == sparse_values_.end() ? nullptr : &found->second;
-  }
-  auto chunk = static_cast<std::size_t>(id >> kChunkBits);
-  if (chunk >= values_.size()) return nullptr;
-  const std::string& text = (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
-  return text.empty() ? nullptr : &text;  // no operand text is empty
+const std::string* FunctionEmitter::find_sparse_value(std::int64_t id) const {
+  auto found = sparse_values_.find(id);
+  return found == sparse_values_.end() ? nullptr : &found->second;
 }
+
+void FunctionEmitter::missing_value(std::int64_t id) { throw KeyError(std::to_string(id)); }
 
 const std::string& FunctionEmitter::bind(const ir::Value& value) {
   std::string& slot = value_slot(value.id);
@@ -84,12 +80,6 @@ const std::string& FunctionEmitter::bind(const ir::Value& value) {
 }
 
 void FunctionEmitter::alias(const ir::Value& value, std::string text) { value_slot(value.id) = std::move(text); }
-
-const std::string& FunctionEmitter::ref(const ir::Value& value) const {
-  const std::string* found = find_value(value.id);
-  if (found == nullptr) throw KeyError(std::to_string(value.id));
-  return *found;
-}
 
 Typed FunctionEmitter::typed(const ir::Value& value) const { return Typed{llvm_type(value.type), ref(value)}; }
 
@@ -173,24 +163,34 @@ void FunctionEmitter::emit_call(const arch::IntrinsicDecl& decl, const Args& arg
     throw ValueError(util::cat("zip() argument 2 is ", args.size() < types.size() ? "shorter" : "longer",
                                " than argument 1"));
   }
-  body.append(kIndent);
-  if (result.has_value()) {
-    body.append(*result);
-    body.append(" = ");
-  }
-  body.append("call ");
-  body.append(decl.ret);
-  body.append(" @");
-  body.append(decl.name);
-  body.push_back('(');
+  // [RESULT = ]call RET @NAME(TYPE ARG, ...): sized first, then copied into the body at once.
+  std::size_t size = kIndent.size() + std::string_view("call  @()\n").size() + decl.ret.size() + decl.name.size();
+  if (result.has_value()) size += result->size() + 3;
   std::size_t i = 0;
   for (const auto& arg : args) {
-    if (i != 0) body.append(", ");
-    body.append(types[i++]);
-    body.push_back(' ');
-    body.append(arg);
+    size += (i != 0 ? 2 : 0) + types[i].size() + 1 + std::string_view(arg).size();
+    ++i;
   }
-  body.append(")\n");
+  std::size_t at = body.size();
+  body.resize(at + size);
+  char* out = put_part(body.data() + at, kIndent);
+  if (result.has_value()) {
+    out = put_part(out, *result);
+    out = put_part(out, " = ");
+  }
+  out = put_part(out, "call ");
+  out = put_part(out, decl.ret);
+  out = put_part(out, " @");
+  out = put_part(out, decl.name);
+  *out++ = '(';
+  i = 0;
+  for (const auto& arg : args) {
+    if (i != 0) out = put_part(out, ", ");
+    out = put_part(out, types[i++]);
+    *out++ = ' ';
+    out = put_part(out, arg);
+  }
+  put_part(out, ")\n");
 }
 
 void FunctionEmitter::call(const arch::IntrinsicDecl& decl, CallArgs args, CallResult result) {

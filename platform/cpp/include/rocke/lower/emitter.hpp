@@ -47,16 +47,43 @@ struct Typed {
   std::string str() const { return util::cat(type, " ", text); }
 };
 
-// The parts of an emitted line: text, a Typed operand or a decimal integer.
-inline void append_part(std::string& out, std::string_view text) { out.append(text); }
-inline void append_part(std::string& out, const Typed& typed) {
-  out.append(typed.type);
-  out.push_back(' ');
-  out.append(typed.text);
-}
+// An integer part of an emitted line, as its decimal digits.
+struct Decimal {
+  char digits[24];
+  std::size_t size = 0;
+
+  explicit Decimal(std::int64_t value) {
+    std::string text;  // small: within the string's own buffer
+    util::append_int(text, value);
+    size = text.size();
+    text.copy(digits, size);
+  }
+};
+
+// The parts of an emitted line: text, a Typed operand or a decimal integer. emit() sums their
+// sizes, grows the body once and copies them in (rather than one append per part).
+inline std::string_view line_part(std::string_view text) { return text; }
+inline const Typed& line_part(const Typed& typed) { return typed; }
 template <std::integral Int>
-void append_part(std::string& out, Int value) {
-  util::append_int(out, static_cast<std::int64_t>(value));
+Decimal line_part(Int value) {
+  return Decimal(static_cast<std::int64_t>(value));
+}
+
+inline std::size_t part_size(std::string_view text) { return text.size(); }
+inline std::size_t part_size(const Typed& typed) { return typed.type.size() + 1 + typed.text.size(); }
+inline std::size_t part_size(const Decimal& number) { return number.size; }
+
+inline char* put_part(char* out, std::string_view text) {
+  std::char_traits<char>::copy(out, text.data(), text.size());
+  return out + text.size();
+}
+inline char* put_part(char* out, const Typed& typed) {
+  out = put_part(out, typed.type);
+  *out++ = ' ';
+  return put_part(out, typed.text);
+}
+inline char* put_part(char* out, const Decimal& number) {
+  return put_part(out, std::string_view(number.digits, number.size));
 }
 
 // Intrinsic call arguments (texts without types) and the %name a call defines (nullopt: none).
@@ -90,9 +117,7 @@ class FunctionEmitter {
   // One indented line: the parts (texts, Typed operands, integers) appended in order.
   template <class... Parts>
   void emit(const Parts&... parts) {
-    body.append(kIndent);
-    (append_part(body, parts), ...);
-    body.push_back('\n');
+    emit_parts(line_part(parts)...);
   }
   void label(std::string_view name);
   std::string temp();
@@ -104,7 +129,11 @@ class FunctionEmitter {
   const std::string& bind(const ir::Value& value);
   // value is the constant (or existing operand) text: no instruction defines it.
   void alias(const ir::Value& value, std::string text);
-  const std::string& ref(const ir::Value& value) const;
+  const std::string& ref(const ir::Value& value) const {
+    const std::string* found = find_value(value.id);
+    if (found == nullptr) missing_value(value.id);
+    return *found;
+  }
   Typed typed(const ir::Value& value) const;
 
   // --- errors
@@ -136,9 +165,35 @@ class FunctionEmitter {
   const ir::Values& lower_region(const ir::Region& region, const std::string& path);
 
  private:
-  // The slot of value id's operand text ("" while unset), created on demand.
-  std::string& value_slot(std::int64_t id);
-  const std::string* find_value(std::int64_t id) const;
+  template <class... Parts>
+  void emit_parts(const Parts&... parts) {
+    std::size_t at = body.size();
+    body.resize(at + kIndent.size() + (part_size(parts) + ... + 0) + 1);
+    char* out = put_part(body.data() + at, kIndent);
+    ((out = put_part(out, parts)), ...);
+    *out = '\n';
+  }
+
+  // The slot of value id's operand text ("" while unset), created on demand (a negative id is a
+  // huge chunk number, so it takes the slow path too).
+  std::string& value_slot(std::int64_t id) {
+    auto chunk = static_cast<std::uint64_t>(id) >> kChunkBits;
+    if (chunk < values_.size()) return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
+    return new_value_slot(id);
+  }
+  std::string& new_value_slot(std::int64_t id);
+  // value id's operand text, nullptr while unset (no operand text is empty).
+  const std::string* find_value(std::int64_t id) const {
+    auto chunk = static_cast<std::uint64_t>(id) >> kChunkBits;
+    if (chunk < values_.size()) {
+      const std::string& text = (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
+      return text.empty() ? nullptr : &text;
+    }
+    return find_sparse_value(id);
+  }
+  const std::string* find_sparse_value(std::int64_t id) const;
+  // KeyError(str(id)): ref() of a value nothing defined.
+  [[noreturn]] static void missing_value(std::int64_t id);
   // call's argument loop, over either form of args.
   template <class Args>
   void emit_call(const arch::IntrinsicDecl& decl, const Args& args, CallResult result);
