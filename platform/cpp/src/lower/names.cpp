@@ -57,14 +57,19 @@ std::string value_name(const ir::Value& value) {
 }
 
 void append_value_name(std::string& out, const ir::Value& value) {
+  // "%v" and the id are written into one buffer and appended at once.
+  char buf[32];
+  char* end = buf + sizeof buf;
+  char* start = util::put_int_before(end, value.id);
   if (value.name.has_value() && !value.name->empty()) {
     out.push_back('%');
     append_sanitized(out, *value.name);
-    out.push_back('.');
+    *--start = '.';
   } else {
-    out.append("%v");
+    *--start = 'v';
+    *--start = '%';
   }
-  util::append_int(out, value.id);
+  out.append(start, static_cast<std::size_t>(end - start));
 }
 
 }  // namespace rocke::lower

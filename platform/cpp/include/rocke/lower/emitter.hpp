@@ -49,14 +49,13 @@ struct Typed {
 
 // An integer part of an emitted line, as its decimal digits.
 struct Decimal {
-  char digits[24];
-  std::size_t size = 0;
+  char buf[24];
+  const char* digits;
+  std::size_t size;
 
   explicit Decimal(std::int64_t value) {
-    std::string text;  // small: within the string's own buffer
-    util::append_int(text, value);
-    size = text.size();
-    text.copy(digits, size);
+    digits = util::put_int_before(buf + sizeof buf, value);
+    size = static_cast<std::size_t>(buf + sizeof buf - digits);
   }
 };
 
