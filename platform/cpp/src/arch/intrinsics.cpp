@@ -3,6 +3,7 @@
 // the generated tree is that same file, so this reader only maps its rows onto the structs.
 #include "rocke/arch/intrinsics.hpp"
 
+#include <functional>
 #include <unordered_map>
 
 #include "rocke/arch/flavors.hpp"
@@ -52,10 +53,16 @@ WaitcntEncoding parse_waitcnt(const data::NodeRef& row) {
   return enc;
 }
 
+// Hashes std::string and string_view alike, so by_name is searched without a temporary string.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+};
+
 struct IntrinsicData {
   std::vector<IntrinsicDef> rows;
   std::vector<WaitcntEncoding> encodings;
-  std::unordered_map<std::string, std::size_t> by_name;
+  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> by_name;
 };
 
 const IntrinsicData& intrinsic_data() {
@@ -98,9 +105,11 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 
 }  // namespace
 
-std::string IntrinsicDecl::text() const { return util::cat("declare ", ret, " @", name, "(", util::join(params, ", "), ")"); }
 
-std::vector<std::string> IntrinsicDecl::arg_types() const {
+namespace {
+
+// Parameter types as a call site writes them (without immarg).
+std::vector<std::string> call_types_of(const std::vector<std::string>& params) {
   std::vector<std::string> out;
   out.reserve(params.size());
   for (const std::string& param : params) {
@@ -111,12 +120,21 @@ std::vector<std::string> IntrinsicDecl::arg_types() const {
   return out;
 }
 
+// decl with its call types and declaration text filled in.
+IntrinsicDecl with_call_types(IntrinsicDecl decl) {
+  decl.call_types = call_types_of(decl.params);
+  decl.declaration = util::cat("declare ", decl.ret, " @", decl.name, "(", util::join(decl.params, ", "), ")");
+  return decl;
+}
+
+}  // namespace
+
 const std::vector<IntrinsicDef>& intrinsics() { return intrinsic_data().rows; }
 const std::vector<WaitcntEncoding>& waitcnt_encodings() { return intrinsic_data().encodings; }
 
 const IntrinsicDef& intrinsic_def(std::string_view name) {
   const IntrinsicData& d = intrinsic_data();
-  auto found = d.by_name.find(std::string(name));
+  auto found = d.by_name.find(name);
   if (found == d.by_name.end()) throw ValueError(util::cat("unknown intrinsic '", name, "'"));
   return d.rows[found->second];
 }
@@ -140,8 +158,10 @@ IntrinsicDecl instantiate(const IntrinsicDef& row, std::string_view flavor, std:
   if (row.overload.empty()) {
     if (!elem.empty()) throw ValueError(util::cat("intrinsic '", row.name, "' is not overloaded"));
     const IntrinsicOverride* override = get_flavor(flavor).override_for(row.name);
-    if (override != nullptr) return IntrinsicDecl{row.index, row.name, override->ret, override->params, row.name};
-    return IntrinsicDecl{row.index, row.name, row.ret, row.params, row.name};
+    if (override != nullptr) {
+      return with_call_types(IntrinsicDecl{row.index, row.name, override->ret, override->params, row.name, {}, {}});
+    }
+    return with_call_types(IntrinsicDecl{row.index, row.name, row.ret, row.params, row.name, {}, {}});
   }
   if (!overload_accepts(row.overload, elem)) {
     throw ValueError(util::cat("intrinsic '", row.name, "' is not defined for element type '", elem, "'"));
@@ -157,7 +177,7 @@ IntrinsicDecl instantiate(const IntrinsicDef& row, std::string_view flavor, std:
   decl.ret = replace_all(row.ret, "{T}", llvm_type);
   for (const std::string& param : row.params) decl.params.push_back(replace_all(param, "{T}", llvm_type));
   decl.domain_key = replace_all(row.name, "{M}", elem);
-  return decl;
+  return with_call_types(std::move(decl));
 }
 
 }  // namespace rocke::arch

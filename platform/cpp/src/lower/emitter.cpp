@@ -1,6 +1,8 @@
 // Python twin: rocke/lower/emitter.py
 #include "rocke/lower/emitter.hpp"
 
+#include <compare>
+#include <cstdint>
 #include <utility>
 
 #include "rocke/arch/arch_domain.hpp"
@@ -42,34 +44,44 @@ FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flav
                                  LowerOp lower_op_)
     : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
-void FunctionEmitter::emit(std::string_view line) { lines.push_back(util::cat(kIndent, line)); }
-
 void FunctionEmitter::label(std::string_view name) {
-  lines.push_back(util::cat(name, ":"));
+  body.append(name);
+  body.append(":\n");
   current = std::string(name);
 }
 
-std::string FunctionEmitter::temp() { return util::cat("%t", std::to_string(temps_++)); }
-
-std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
-
-std::string FunctionEmitter::bind(const ir::Value& value) {
-  std::string name = value_name(value);
-  values_[value.id] = name;
+std::string FunctionEmitter::temp() {
+  std::string name = "%t";
+  util::append_int(name, temps_++);
   return name;
 }
 
-void FunctionEmitter::alias(const ir::Value& value, std::string text) { values_[value.id] = std::move(text); }
+std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
 
-const std::string& FunctionEmitter::ref(const ir::Value& value) const {
-  auto found = values_.find(value.id);
-  if (found == values_.end()) throw KeyError(std::to_string(value.id));
-  return found->second;
+std::string& FunctionEmitter::new_value_slot(std::int64_t id) {
+  if (id < 0 || id >= kDenseIds) return sparse_values_[id];
+  auto chunk = static_cast<std::size_t>(id >> kChunkBits);
+  while (chunk >= values_.size()) values_.push_back(std::make_unique<Chunk>());
+  return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
 }
 
-std::string FunctionEmitter::typed(const ir::Value& value) const {
-  return util::cat(llvm_type(value.type), " ", ref(value));
+const std::string* FunctionEmitter::find_sparse_value(std::int64_t id) const {
+  auto found = sparse_values_.find(id);
+  return found == sparse_values_.end() ? nullptr : &found->second;
 }
+
+void FunctionEmitter::missing_value(std::int64_t id) { throw KeyError(std::to_string(id)); }
+
+const std::string& FunctionEmitter::bind(const ir::Value& value) {
+  std::string& slot = value_slot(value.id);
+  slot.clear();
+  append_value_name(slot, value);
+  return slot;
+}
+
+void FunctionEmitter::alias(const ir::Value& value, std::string text) { value_slot(value.id) = std::move(text); }
+
+Typed FunctionEmitter::typed(const ir::Value& value) const { return Typed{llvm_type(value.type), ref(value)}; }
 
 LowerError FunctionEmitter::error(std::string what) const { return LowerError(where(), std::move(what)); }
 
@@ -84,78 +96,151 @@ std::string FunctionEmitter::where() const {
   return util::cat(op_->opcode, " %", std::to_string(op_->results[0]->id), " at ", loc());
 }
 
-const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
-                                                    std::int64_t lanes) {
-  // instantiate is pure: a fixed row declared before is that declaration again.
-  if (row.overload.empty() && elem.empty()) {
-    auto known = decls.find(row.name);
-    if (known != decls.end()) return known->second;
-  }
-  arch::IntrinsicDecl decl = arch::instantiate(row, flavor.name, elem, lanes);
-  auto found = decls.find(decl.name);
-  if (found != decls.end()) return found->second;
-  std::optional<std::string> status = arch::arch_domain_status(decl.domain_key, arch.name, flavor.name);
-  if (!status.has_value()) {
-    throw error(util::cat("intrinsic '", decl.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
-                          "; regenerate rocke/arch/data/arch_domain.toml with platform/tools/probe_arch_domain.py"));
-  }
-  if (*status != "ok") {
-    throw error(util::cat("intrinsic '", decl.domain_key, "' is outside the arch domain of ", arch.name,
-                          " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
-  }
-  std::string name = decl.name;
-  return decls.emplace(std::move(name), std::move(decl)).first->second;
+namespace {
+
+// A declaration checked on this thread: instantiate() and the arch-domain table are pure, so a
+// row (and overload) declared once for an arch and flavor is that same declaration again. The
+// map's nodes never move: emitters keep pointers to them.
+struct CheckedKey {
+  std::uintptr_t row;  // the row's address
+  std::int64_t lanes;
+  std::string elem;
+  std::string arch;
+  std::string flavor;
+
+  auto operator<=>(const CheckedKey&) const = default;
+};
+
+std::map<CheckedKey, arch::IntrinsicDecl>& checked_decls() {
+  thread_local std::map<CheckedKey, arch::IntrinsicDecl> checked;
+  return checked;
 }
 
-void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
-                           const std::optional<std::string>& result) {
-  std::vector<std::string> types = decl.arg_types();
+}  // namespace
+
+const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
+                                                    std::int64_t lanes) {
+  // instantiate is pure: a row (and overload) declared before is that declaration again.
+  for (const DeclaredRow& known : declared_) {
+    if (known.row == &row && known.lanes == lanes && known.elem == elem) return *known.decl;
+  }
+  if (row.overload.empty() && elem.empty()) {
+    auto known = decls.find(row.name);
+    if (known != decls.end()) return *known->second;
+  }
+  CheckedKey key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem), arch.name, flavor.name};
+  auto& checked = checked_decls();
+  auto hit = checked.find(key);
+  const arch::IntrinsicDecl* decl = nullptr;
+  if (hit != checked.end()) {
+    decl = &hit->second;
+    auto found = decls.find(decl->name);
+    if (found != decls.end()) return *found->second;
+  } else {
+    arch::IntrinsicDecl made = arch::instantiate(row, flavor.name, elem, lanes);
+    auto found = decls.find(made.name);
+    if (found != decls.end()) return *found->second;
+    std::optional<std::string> status = arch::arch_domain_status(made.domain_key, arch.name, flavor.name);
+    if (!status.has_value()) {
+      throw error(util::cat("intrinsic '", made.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
+                            "; regenerate rocke/arch/data/arch_domain.toml with platform/tools/probe_arch_domain.py"));
+    }
+    if (*status != "ok") {
+      throw error(util::cat("intrinsic '", made.domain_key, "' is outside the arch domain of ", arch.name,
+                            " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
+    }
+    decl = &checked.emplace(std::move(key), std::move(made)).first->second;
+  }
+  decls.emplace(decl->name, decl);
+  declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, decl});
+  return *decl;
+}
+
+template <class Args>
+void FunctionEmitter::emit_call(const arch::IntrinsicDecl& decl, const Args& args, CallResult result) {
+  const std::vector<std::string>& types = decl.arg_types();
   if (types.size() != args.size()) {
     throw ValueError(util::cat("zip() argument 2 is ", args.size() < types.size() ? "shorter" : "longer",
                                " than argument 1"));
   }
-  std::string text = util::cat("call ", decl.ret, " @", decl.name, "(");
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i != 0) text += ", ";
-    text += types[i];
-    text += ' ';
-    text += args[i];
+  // [RESULT = ]call RET @NAME(TYPE ARG, ...): sized first, then copied into the body at once.
+  std::size_t size = kIndent.size() + std::string_view("call  @()\n").size() + decl.ret.size() + decl.name.size();
+  if (result.has_value()) size += result->size() + 3;
+  std::size_t i = 0;
+  for (const auto& arg : args) {
+    size += (i != 0 ? 2 : 0) + types[i].size() + 1 + std::string_view(arg).size();
+    ++i;
   }
-  text += ')';
-  if (result.has_value()) emit(util::cat(*result, " = ", text));
-  else emit(text);
+  std::size_t at = body.size();
+  body.resize(at + size);
+  char* out = put_part(body.data() + at, kIndent);
+  if (result.has_value()) {
+    out = put_part(out, *result);
+    out = put_part(out, " = ");
+  }
+  out = put_part(out, "call ");
+  out = put_part(out, decl.ret);
+  out = put_part(out, " @");
+  out = put_part(out, decl.name);
+  *out++ = '(';
+  i = 0;
+  for (const auto& arg : args) {
+    if (i != 0) out = put_part(out, ", ");
+    out = put_part(out, types[i++]);
+    *out++ = ' ';
+    out = put_part(out, arg);
+  }
+  put_part(out, ")\n");
 }
 
-void FunctionEmitter::call_named(std::string_view name, const std::vector<std::string>& args,
-                                 const std::optional<std::string>& result, std::string_view elem, std::int64_t lanes) {
+void FunctionEmitter::call(const arch::IntrinsicDecl& decl, CallArgs args, CallResult result) {
+  emit_call(decl, args, result);
+}
+
+void FunctionEmitter::call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
+                           CallResult result) {
+  emit_call(decl, args, result);
+}
+
+void FunctionEmitter::call_named(std::string_view name, CallArgs args, CallResult result, std::string_view elem,
+                                 std::int64_t lanes) {
   call(declare(arch::intrinsic_def(name), elem, lanes), args, result);
+}
+
+template <class Args>
+void FunctionEmitter::emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result) {
+  const std::string& result_type = llvm_type(result.type);
+  if (decl.ret == result_type) {
+    emit_call(decl, args, bind(result));
+    return;
+  }
+  std::string raw = temp();
+  emit_call(decl, args, raw);
+  emit(bind(result), " = bitcast ", decl.ret, " ", raw, " to ", result_type);
+}
+
+void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, CallArgs args, const ir::Value& result) {
+  emit_call_into(decl, args, result);
 }
 
 void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
                                 const ir::Value& result) {
-  std::string result_type = llvm_type(result.type);
-  if (decl.ret == result_type) {
-    call(decl, args, bind(result));
-    return;
-  }
-  std::string raw = temp();
-  call(decl, args, raw);
-  std::string name = bind(result);
-  emit(util::cat(name, " = bitcast ", decl.ret, " ", raw, " to ", result_type));
+  emit_call_into(decl, args, result);
 }
 
 void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) {
   ir::Type ty = op.results[0]->type;
   std::vector<std::string> args;
+  args.reserve(op.operands.size());
   for (const ir::Value* v : op.operands) args.push_back(ref(*v));
-  std::string result = bind(*op.results[0]);
-  call_named(name, args, result, elem_of(ty).name(), lanes_of(ty));
+  const std::string& result = bind(*op.results[0]);
+  call(declare(arch::intrinsic_def(name), elem_of(ty).name(), lanes_of(ty)), args, result);
 }
 
 std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view want) {
   if (llvm_type(value.type) == want) return ref(value);
   std::string cast = temp();
-  emit(util::cat(cast, " = bitcast ", typed(value), " to ", want));
+  emit(cast, " = bitcast ", typed(value), " to ", want);
   return cast;
 }
 

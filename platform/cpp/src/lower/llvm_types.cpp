@@ -2,6 +2,7 @@
 #include "rocke/lower/llvm_types.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -47,7 +48,7 @@ std::string hex4(unsigned bits) {
 
 }  // namespace
 
-std::string scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
+const std::string& scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
 
 namespace {
 
@@ -60,15 +61,50 @@ std::string spell_llvm_type(const ir::Type& ty) {
 
 }  // namespace
 
-std::string llvm_type(const ir::Type& ty) {
-  // Spelled once per type and thread: a kernel asks for the same few types on every op.
-  thread_local std::unordered_map<ir::Type, std::string> spelled;
-  auto found = spelled.find(ty);
-  if (found != spelled.end()) return found->second;
-  std::string text = spell_llvm_type(ty);
-  spelled.emplace(ty, text);
-  return text;
+namespace {
+
+// What the lowering asks of a type on nearly every op, worked out once.
+struct Spelling {
+  std::string text;
+  bool float_elem = false;
+};
+
+Spelling spell(const ir::Type& ty) {
+  return Spelling{spell_llvm_type(ty), ty.element().is_float()};
 }
+
+// Spelled once per type and thread: a kernel asks for the same few types on every op (the map's
+// nodes never move, so the texts can be handed out by reference). A small direct-mapped table in
+// front of the map answers most asks with one compare.
+[[gnu::noinline]] const Spelling& spelled(const ir::Type& ty) {
+  thread_local std::unordered_map<ir::Type, Spelling> spellings;
+  auto found = spellings.find(ty);
+  if (found == spellings.end()) found = spellings.emplace(ty, spell(ty)).first;
+  return found->second;
+}
+
+struct Recent {
+  ir::Type type;
+  const Spelling* spelling = nullptr;
+};
+constexpr std::size_t kRecent = 64;
+// Constant-initialized, so reading it needs no per-thread initialization check.
+thread_local std::array<Recent, kRecent> recent_spellings;
+
+const Spelling& spelling(const ir::Type& ty) {
+  std::size_t hash = ty.hash();
+  Recent& slot = recent_spellings[(hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) % kRecent];
+  if (slot.spelling != nullptr && slot.type == ty) return *slot.spelling;
+  const Spelling& found = spelled(ty);
+  slot = Recent{ty, &found};
+  return found;
+}
+
+}  // namespace
+
+const std::string& llvm_type(const ir::Type& ty) { return spelling(ty).text; }
+
+bool float_elem(const ir::Type& ty) { return spelling(ty).float_elem; }
 
 ir::Type elem_of(const ir::Type& ty) { return ty.element(); }
 
@@ -111,7 +147,7 @@ std::string float_text(double value, const ir::Type& scalar) {
 }
 
 std::string const_text(const ir::AttrValue& value, const ir::Type& scalar) {
-  if (scalar.is_float()) {
+  if (scalar.is_scalar() && float_elem(scalar)) {  // scalar.is_float()
     double real = value.is_float() ? value.f : static_cast<double>(value.is_bool() ? value.b : value.i);
     return float_text(real, scalar);
   }

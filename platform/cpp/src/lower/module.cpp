@@ -30,20 +30,12 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   std::vector<std::string> params;
   params.reserve(kernel.params.size());
   for (const ir::Param& param : kernel.params) params.push_back(param_text(param, row, em));
-  em.label("entry");
-  em.lower_ops(kernel.body->ops, "body");
-  em.emit("ret void");
 
-  std::vector<const arch::IntrinsicDecl*> decls;
-  for (const auto& [name, decl] : em.decls) decls.push_back(&decl);
-  std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
-    return a->index != b->index ? a->index < b->index : a->name < b->name;
-  });
-
-  std::string out;
-  std::size_t size = 512;
-  for (const std::string& line : em.lines) size += line.size() + 1;
-  out.reserve(size);
+  // The module is written into the emitter's buffer, which the body is then appended to: one
+  // buffer, sized like the last module this thread lowered.
+  thread_local std::size_t last_size = 0;
+  std::string& out = em.body;
+  out.reserve(last_size + last_size / 8 + 1024);
   auto line = [&out](std::string_view text) {
     out += text;
     out += '\n';
@@ -56,31 +48,47 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
     line("");
   }
   line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
-  for (const std::string& text : em.lines) line(text);
+  em.label("entry");
+  em.lower_ops(kernel.body->ops, "body");
+  em.emit("ret void");
   line("}");
   line("");
+
+  std::vector<const arch::IntrinsicDecl*> decls;
+  for (const auto& [name, decl] : em.decls) decls.push_back(decl);
+  std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
+    return a->index != b->index ? a->index < b->index : a->name < b->name;
+  });
   if (!decls.empty()) {
     for (const arch::IntrinsicDecl* decl : decls) line(decl->text());
     line("");
   }
   line(util::cat("attributes #0 = { ", util::join(kernel_attributes(kernel, target), " "), " }"));
-  return out;
+  last_size = out.size();
+  return std::move(out);
 }
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
   const ir::Value& value = *param.value;
-  std::vector<std::string> parts{llvm_type(value.type)};
+  std::string out = llvm_type(value.type);
+  auto part = [&out](std::string_view text) {  // the parts joined with " "
+    out += ' ';
+    out += text;
+  };
   if (value.type.is_ptr()) {
     const ir::AttrMap& attrs = param.attrs;
-    if (attrs.at("noalias").truthy()) parts.emplace_back("noalias");
-    parts.push_back(flavor.nocapture);  // rocke.ir cannot store a pointer, so no param is captured
-    if (attrs.at("readonly").truthy()) parts.emplace_back("readonly");
-    if (attrs.at("writeonly").truthy()) parts.emplace_back("writeonly");
+    if (attrs.at("noalias").truthy()) part("noalias");
+    part(flavor.nocapture);  // rocke.ir cannot store a pointer, so no param is captured
+    if (attrs.at("readonly").truthy()) part("readonly");
+    if (attrs.at("writeonly").truthy()) part("writeonly");
     const ir::AttrValue& align = attrs.at("align");
-    if (align.truthy()) parts.push_back(util::cat("align ", std::to_string(align.i)));
+    if (align.truthy()) {
+      part("align ");
+      util::append_int(out, align.i);
+    }
   }
-  parts.push_back(em.bind(value));
-  return util::join(parts, " ");
+  part(em.bind(value));
+  return out;
 }
 
 std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {

@@ -1,22 +1,33 @@
 // Python twin: rocke/lower/names.py
 #include "rocke/lower/names.hpp"
 
+#include <array>
+
 #include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
 
 namespace {
 
-bool allowed(unsigned char ch) {
-  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
-}
+// [A-Za-z0-9_.] as a table by byte (one load per character).
+constexpr std::array<bool, 256> kAllowed = [] {
+  std::array<bool, 256> table{};
+  for (int ch = 0; ch < 256; ++ch) {
+    table[ch] = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                ch == '.';
+  }
+  return table;
+}();
 
-}  // namespace
+bool allowed(unsigned char ch) { return kAllowed[ch]; }
 
-std::string sanitize_hint(std::string_view hint) {
-  std::string out;
-  out.reserve(hint.size());
-  for (std::size_t i = 0; i < hint.size(); ++i) {
+// sanitize_hint(hint) appended to out.
+void append_sanitized(std::string& out, std::string_view hint) {
+  // Hints are already clean as a rule: then the whole hint is appended at once.
+  std::size_t clean = 0;
+  while (clean < hint.size() && allowed(static_cast<unsigned char>(hint[clean]))) ++clean;
+  out.append(hint.substr(0, clean));
+  for (std::size_t i = clean; i < hint.size(); ++i) {
     auto ch = static_cast<unsigned char>(hint[i]);
     if (allowed(ch)) {
       out.push_back(static_cast<char>(ch));
@@ -28,13 +39,37 @@ std::string sanitize_hint(std::string_view hint) {
       while (i + 1 < hint.size() && (static_cast<unsigned char>(hint[i + 1]) & 0xC0) == 0x80) ++i;
     }
   }
+}
+
+}  // namespace
+
+std::string sanitize_hint(std::string_view hint) {
+  std::string out;
+  out.reserve(hint.size());
+  append_sanitized(out, hint);
   return out;
 }
 
 std::string value_name(const ir::Value& value) {
-  std::string id = std::to_string(value.id);
-  if (value.name.has_value() && !value.name->empty()) return util::cat("%", sanitize_hint(*value.name), ".", id);
-  return util::cat("%v", id);
+  std::string out;
+  append_value_name(out, value);
+  return out;
+}
+
+void append_value_name(std::string& out, const ir::Value& value) {
+  // "%v" and the id are written into one buffer and appended at once.
+  char buf[32];
+  char* end = buf + sizeof buf;
+  char* start = util::put_int_before(end, value.id);
+  if (value.name.has_value() && !value.name->empty()) {
+    out.push_back('%');
+    append_sanitized(out, *value.name);
+    *--start = '.';
+  } else {
+    *--start = 'v';
+    *--start = '%';
+  }
+  out.append(start, static_cast<std::size_t>(end - start));
 }
 
 }  // namespace rocke::lower

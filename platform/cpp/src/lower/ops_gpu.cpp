@@ -28,7 +28,7 @@ void lower_id(FunctionEmitter& em, const ir::Op& op) {
   std::string_view kind = rest.substr(0, cut);
   std::string_view dim = rest.substr(cut + 1);
   std::string_view prefix = kind == "thread_id" ? "llvm.amdgcn.workitem.id." : "llvm.amdgcn.workgroup.id.";
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   em.call_named(util::cat(prefix, dim), {}, name);
 }
 
@@ -40,18 +40,18 @@ std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optio
   std::string field = em.temp();
   std::string size = em.temp();
   if (!result.has_value()) result = em.temp();
-  std::string constant = pointer_text("constant");
+  const std::string& constant = pointer_text("constant");
   em.call_named("llvm.amdgcn.dispatch.ptr", {}, packet);
-  em.emit(util::cat(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", std::to_string(offset)));
-  em.emit(util::cat(size, " = load i16, ", constant, " ", field, ", align ", std::to_string(align)));
-  em.emit(util::cat(*result, " = zext i16 ", size, " to i32"));
+  em.emit(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", offset);
+  em.emit(size, " = load i16, ", constant, " ", field, ", align ", align);
+  em.emit(*result, " = zext i16 ", size, " to i32");
   return *result;
 }
 
 namespace {
 
 void lower_block_dim(FunctionEmitter& em, const ir::Op& op) {
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   emit_block_dim(em, std::string_view(op.opcode).substr(op.opcode.size() - 1), name);
 }
 
@@ -88,14 +88,14 @@ void lower_wave_id(FunctionEmitter& em, const ir::Op& op) {
   std::string row = em.temp();
   std::string flat = em.temp();
   std::string wave = em.temp();
-  em.emit(util::cat(zy, " = mul i32 ", dim_y, ", ", ids[2]));
-  em.emit(util::cat(plane, " = add i32 ", ids[1], ", ", zy));
-  em.emit(util::cat(row, " = mul i32 ", dim_x, ", ", plane));
-  em.emit(util::cat(flat, " = add i32 ", ids[0], ", ", row));
+  em.emit(zy, " = mul i32 ", dim_y, ", ", ids[2]);
+  em.emit(plane, " = add i32 ", ids[1], ", ", zy);
+  em.emit(row, " = mul i32 ", dim_x, ", ", plane);
+  em.emit(flat, " = add i32 ", ids[0], ", ", row);
   // wave_size.bit_length() - 1
   int shift = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(em.arch.wave_size))) - 1;
-  em.emit(util::cat(wave, " = lshr i32 ", flat, ", ", std::to_string(shift)));
-  std::string name = em.bind(*op.results[0]);
+  em.emit(wave, " = lshr i32 ", flat, ", ", shift);
+  const std::string& name = em.bind(*op.results[0]);
   em.call_named("llvm.amdgcn.readfirstlane.i32", {wave}, name);
 }
 

@@ -26,20 +26,20 @@ void lower_intrinsic(FunctionEmitter& em, const ir::Op& op) {
 // 1 / x, approximate (afn: the hardware reciprocal, about 1 ulp).
 void lower_rcp(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& x = *op.operands[0];
-  std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = fdiv afn ", llvm_type(x.type), " ", splat_const(1.0, x.type), ", ", em.ref(x)));
+  const std::string& name = em.bind(*op.results[0]);
+  em.emit(name, " = fdiv afn ", llvm_type(x.type), " ", splat_const(1.0, x.type), ", ", em.ref(x));
 }
 
 // 1 / sqrt(x), approximate (afn on both: hardware square root and reciprocal).
 void lower_rsqrt(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& x = *op.operands[0];
-  std::string ty = llvm_type(x.type);
+  const std::string& ty = llvm_type(x.type);
   const arch::IntrinsicDecl& decl = em.declare(arch::intrinsic_def("llvm.sqrt.{M}"), elem_of(x.type).name(),
                                                lanes_of(x.type));
   std::string root = em.temp();
-  em.emit(util::cat(root, " = call afn ", decl.ret, " @", decl.name, "(", ty, " ", em.ref(x), ")"));
-  std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = fdiv afn ", ty, " ", splat_const(1.0, x.type), ", ", root));
+  em.emit(root, " = call afn ", decl.ret, " @", decl.name, "(", ty, " ", em.ref(x), ")");
+  const std::string& name = em.bind(*op.results[0]);
+  em.emit(name, " = fdiv afn ", ty, " ", splat_const(1.0, x.type), ", ", root);
 }
 
 Lowerings build() {

@@ -23,8 +23,8 @@ std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); 
 std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
                      std::optional<std::string> result) {
   if (!result.has_value()) result = em.temp();
-  em.emit(util::cat(*result, " = getelementptr inbounds ", gep_type(pointee_of(ptr.type)), ", ", em.typed(ptr), ", ",
-                    em.typed(index)));
+  em.emit(*result, " = getelementptr inbounds ", gep_type(pointee_of(ptr.type)), ", ", em.typed(ptr), ", ",
+                    em.typed(index));
   return *result;
 }
 
@@ -41,9 +41,9 @@ void lower_load(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& index = *op.operands[1];
   std::string address = emit_gep(em, ptr, index);
   const ir::Value& result = *op.results[0];
-  std::string name = em.bind(result);
-  em.emit(util::cat(name, " = load ", llvm_type(result.type), ", ", llvm_type(ptr.type), " ", address, ", align ",
-                    std::to_string(access_align(op, ptr))));
+  const std::string& name = em.bind(result);
+  em.emit(name, " = load ", llvm_type(result.type), ", ", llvm_type(ptr.type), " ", address, ", align ",
+                    access_align(op, ptr));
 }
 
 void lower_store(FunctionEmitter& em, const ir::Op& op) {
@@ -51,8 +51,8 @@ void lower_store(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& index = *op.operands[1];
   const ir::Value& value = *op.operands[2];
   std::string address = emit_gep(em, ptr, index);
-  em.emit(util::cat("store ", em.typed(value), ", ", llvm_type(ptr.type), " ", address, ", align ",
-                    std::to_string(access_align(op, ptr))));
+  em.emit("store ", em.typed(value), ", ", llvm_type(ptr.type), " ", address, ", align ",
+                    access_align(op, ptr));
 }
 
 void lower_ptr_add(FunctionEmitter& em, const ir::Op& op) {
@@ -61,12 +61,12 @@ void lower_ptr_add(FunctionEmitter& em, const ir::Op& op) {
 
 void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  std::string lds = pointer_text("lds");
+  const std::string& lds = pointer_text("lds");
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
-  std::string name = em.bind(result);
-  em.emit(util::cat(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
-                    std::to_string(offset->second)));
+  const std::string& name = em.bind(result);
+  em.emit(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
+                    offset->second);
 }
 
 // llvm.amdgcn.make.buffer.rsrc(base, stride 0, num_records, flags = the arch's word 3). The record
@@ -78,17 +78,17 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   std::string base_text = em.ref(base);
   if (pointee_space(base) != "global") {
     std::string cast = em.temp();
-    em.emit(util::cat(cast, " = addrspacecast ", em.typed(base), " to ", pointer_text("global")));
+    em.emit(cast, " = addrspacecast ", em.typed(base), " to ", pointer_text("global"));
     base_text = cast;
   }
   std::string count_text = em.ref(num_records);
   std::string count_type = decl.arg_types().at(2);
   if (count_type != "i32") {
     std::string wide = em.temp();
-    em.emit(util::cat(wide, " = zext i32 ", count_text, " to ", count_type));
+    em.emit(wide, " = zext i32 ", count_text, " to ", count_type);
     count_text = wide;
   }
-  std::string name = em.bind(*op.results[0]);
+  const std::string& name = em.bind(*op.results[0]);
   em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
 }
 
@@ -128,8 +128,8 @@ void lower_atomic_add_f32(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& value = *op.operands[2];
   std::string address = emit_gep(em, ptr, index);
   std::string old = em.temp();
-  em.emit(util::cat(old, " = atomicrmw fadd ", llvm_type(ptr.type), " ", address, ", ", em.typed(value),
-                    " syncscope(\"agent\") monotonic, align 4"));
+  em.emit(old, " = atomicrmw fadd ", llvm_type(ptr.type), " ", address, ", ", em.typed(value),
+                    " syncscope(\"agent\") monotonic, align 4");
 }
 
 Lowerings build() {

@@ -1,8 +1,6 @@
 // Python twin: rocke/lower/ops_scf.py
 #include "rocke/lower/ops_scf.hpp"
 
-#include <iterator>
-
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
@@ -24,40 +22,40 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   const ir::Region& region = *op.regions[0];
   const ir::Value& iv = *region.args[0];
   std::string entering = em.current;
-  em.emit(util::cat("br label %", header));
+  em.emit("br label %", header);
   em.label(header);
-  std::size_t phi_at = em.lines.size();  // the phis are written once the latch values are known
-  std::string iv_name = em.bind(iv);
+  std::size_t phi_at = em.body.size();  // the phis are written once the latch values are known
+  const std::string& iv_name = em.bind(iv);
   std::vector<std::string> iter_names;
   for (std::size_t i = 1; i < region.args.size(); ++i) iter_names.push_back(em.bind(*region.args[i]));
   std::string cond = em.temp();
-  std::string iv_type = llvm_type(lb.type);
-  em.emit(util::cat(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub)));
-  em.emit(util::cat("br i1 ", cond, ", label %", body, ", label %", exit));
+  const std::string& iv_type = llvm_type(lb.type);
+  em.emit(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub));
+  em.emit("br i1 ", cond, ", label %", body, ", label %", exit);
   em.label(body);
   const ir::Values& yielded = em.lower_region(region, path);
-  em.emit(util::cat("br label %", latch));
+  em.emit("br label %", latch);
   em.label(latch);
   std::string next_iv = em.temp();
-  em.emit(util::cat(next_iv, " = add ", iv_type, " ", iv_name, ", ", em.ref(step)));
-  em.emit(util::cat("br label %", header));
-  std::vector<std::string> phis{util::cat("  ", iv_name, " = phi ", iv_type, " [ ", em.ref(lb), ", %", entering,
-                                          " ], [ ", next_iv, ", %", latch, " ]")};
+  em.emit(next_iv, " = add ", iv_type, " ", iv_name, ", ", em.ref(step));
+  em.emit("br label %", header);
+  // The phi lines, one text inserted into the body at the header.
+  std::string phis = util::cat("  ", iv_name, " = phi ", iv_type, " [ ", em.ref(lb), ", %", entering, " ], [ ",
+                               next_iv, ", %", latch, " ]\n");
   std::size_t inits = op.operands.size() - 3;
   if (iter_names.size() != inits || yielded.size() != inits) throw ValueError("zip() arguments differ in length");
   for (std::size_t i = 0; i < inits; ++i) {
     const ir::Value& init = *op.operands[3 + i];
-    phis.push_back(util::cat("  ", iter_names[i], " = phi ", llvm_type(init.type), " [ ", em.ref(init), ", %",
-                             entering, " ], [ ", em.ref(*yielded[i]), ", %", latch, " ]"));
+    phis.append(util::cat("  ", iter_names[i], " = phi ", llvm_type(init.type), " [ ", em.ref(init), ", %", entering,
+                          " ], [ ", em.ref(*yielded[i]), ", %", latch, " ]\n"));
   }
-  em.lines.insert(em.lines.begin() + static_cast<std::ptrdiff_t>(phi_at), std::make_move_iterator(phis.begin()),
-                  std::make_move_iterator(phis.end()));
+  em.body.insert(phi_at, phis);
   em.label(exit);
   if (op.results.size() != iter_names.size()) throw ValueError("zip() arguments differ in length");
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
-    std::string name = em.bind(result);
-    em.emit(util::cat(name, " = phi ", llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]"));
+    const std::string& name = em.bind(result);
+    em.emit(name, " = phi ", llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]");
   }
 }
 
@@ -70,12 +68,12 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   const ir::Region& then_region = *op.regions[0];
   const ir::Region& else_region = *op.regions[1];
   bool skip_else = op.results.empty() && else_region.ops.size() == 1;
-  em.emit(util::cat("br i1 ", em.ref(*op.operands[0]), ", label %", then_label, ", label %",
-                    skip_else ? join : else_label));
+  em.emit("br i1 ", em.ref(*op.operands[0]), ", label %", then_label, ", label %",
+                    skip_else ? join : else_label);
   em.label(then_label);
   const ir::Values& then_values = em.lower_region(then_region, util::cat(loc, ".then"));
   std::string then_end = em.current;
-  em.emit(util::cat("br label %", join));
+  em.emit("br label %", join);
   static const ir::Values NONE;
   const ir::Values* else_values = &NONE;
   std::string else_end;
@@ -83,7 +81,7 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
     em.label(else_label);
     else_values = &em.lower_region(else_region, util::cat(loc, ".else"));
     else_end = em.current;
-    em.emit(util::cat("br label %", join));
+    em.emit("br label %", join);
   }
   em.label(join);
   if (then_values.size() != op.results.size() || else_values->size() != op.results.size()) {
@@ -91,9 +89,9 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   }
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
-    std::string name = em.bind(result);
-    em.emit(util::cat(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
-                      " ], [ ", em.ref(*(*else_values)[i]), ", %", else_end, " ]"));
+    const std::string& name = em.bind(result);
+    em.emit(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
+                      " ], [ ", em.ref(*(*else_values)[i]), ", %", else_end, " ]");
   }
 }
 

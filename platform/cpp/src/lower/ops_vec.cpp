@@ -10,35 +10,35 @@ namespace rocke::lower::ops_vec {
 namespace {
 
 void lower_extract(FunctionEmitter& em, const ir::Op& op) {
-  std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = extractelement ", em.typed(*op.operands[0]), ", i32 ",
-                    std::to_string(int_attr(op, "index"))));
+  const std::string& name = em.bind(*op.results[0]);
+  em.emit(name, " = extractelement ", em.typed(*op.operands[0]), ", i32 ",
+                    int_attr(op, "index"));
 }
 
 void lower_insert(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& v = *op.operands[0];
   const ir::Value& x = *op.operands[1];
-  std::string name = em.bind(*op.results[0]);
-  em.emit(util::cat(name, " = insertelement ", em.typed(v), ", ", em.typed(x), ", i32 ",
-                    std::to_string(int_attr(op, "index"))));
+  const std::string& name = em.bind(*op.results[0]);
+  em.emit(name, " = insertelement ", em.typed(v), ", ", em.typed(x), ", i32 ",
+                    int_attr(op, "index"));
 }
 
 // insertelement into lane 0 of poison, then a zero-mask shufflevector.
 void lower_splat(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  std::string ty = llvm_type(result.type);
+  const std::string& ty = llvm_type(result.type);
   std::int64_t lanes = lanes_of(result.type);
   std::string first = em.temp();
-  em.emit(util::cat(first, " = insertelement ", ty, " poison, ", em.typed(*op.operands[0]), ", i64 0"));
-  std::string name = em.bind(result);
-  em.emit(util::cat(name, " = shufflevector ", ty, " ", first, ", ", ty, " poison, <", std::to_string(lanes),
-                    " x i32> zeroinitializer"));
+  em.emit(first, " = insertelement ", ty, " poison, ", em.typed(*op.operands[0]), ", i64 0");
+  const std::string& name = em.bind(result);
+  em.emit(name, " = shufflevector ", ty, " ", first, ", ", ty, " poison, <", lanes,
+                    " x i32> zeroinitializer");
 }
 
 void lower_bitcast(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  std::string name = em.bind(result);
-  em.emit(util::cat(name, " = bitcast ", em.typed(*op.operands[0]), " to ", llvm_type(result.type)));
+  const std::string& name = em.bind(result);
+  em.emit(name, " = bitcast ", em.typed(*op.operands[0]), " to ", llvm_type(result.type));
 }
 
 }  // namespace

@@ -58,8 +58,8 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
   std::string lane = ops_gpu::emit_lane_id(em, std::nullopt);
   std::string other = em.temp();
   std::string addr = em.temp();
-  em.emit(util::cat(other, " = xor i32 ", lane, ", ", std::to_string(mask)));
-  em.emit(util::cat(addr, " = shl i32 ", other, ", 2"));
+  em.emit(other, " = xor i32 ", lane, ", ", mask);
+  em.emit(addr, " = shl i32 ", other, ", 2");
   call_i32(em, op, "llvm.amdgcn.ds.bpermute", {addr, x});
 }
 

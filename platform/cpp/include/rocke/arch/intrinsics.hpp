@@ -33,11 +33,14 @@ struct IntrinsicDecl {
   std::string ret;
   std::vector<std::string> params;
   std::string domain_key;  // the name whose arch-domain entry covers this declaration
+  // arg_types() and text(), filled in by instantiate() (read for every call and module).
+  std::vector<std::string> call_types;
+  std::string declaration;
 
   // declare RET @NAME(P1, P2, ...)
-  std::string text() const;
+  const std::string& text() const { return declaration; }
   // Parameter types as a call site writes them (without immarg).
-  std::vector<std::string> arg_types() const;
+  const std::vector<std::string>& arg_types() const { return call_types; }
 };
 
 struct WaitcntWait {

@@ -6,9 +6,13 @@
 // (checking each against the arch-domain table) and keeps the op location for error messages.
 #pragma once
 
+#include <array>
+#include <concepts>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +24,7 @@
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
 #include "rocke/lower/errors.hpp"
+#include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
 
@@ -33,6 +38,57 @@ const std::string& str_attr(const ir::Op& op, std::string_view name);
 class FunctionEmitter;
 using LowerOp = std::function<void(FunctionEmitter&, const ir::Op&)>;
 
+// A value as "TYPE TEXT" (Python's typed()), kept as its two parts so emit() appends them in
+// place instead of building a string per operand.
+struct Typed {
+  const std::string& type;
+  const std::string& text;
+
+  std::string str() const { return util::cat(type, " ", text); }
+};
+
+// An integer part of an emitted line, as its decimal digits.
+struct Decimal {
+  char buf[24];
+  const char* digits;
+  std::size_t size;
+
+  explicit Decimal(std::int64_t value) {
+    digits = util::put_int_before(buf + sizeof buf, value);
+    size = static_cast<std::size_t>(buf + sizeof buf - digits);
+  }
+};
+
+// The parts of an emitted line: text, a Typed operand or a decimal integer. emit() sums their
+// sizes, grows the body once and copies them in (rather than one append per part).
+inline std::string_view line_part(std::string_view text) { return text; }
+inline const Typed& line_part(const Typed& typed) { return typed; }
+template <std::integral Int>
+Decimal line_part(Int value) {
+  return Decimal(static_cast<std::int64_t>(value));
+}
+
+inline std::size_t part_size(std::string_view text) { return text.size(); }
+inline std::size_t part_size(const Typed& typed) { return typed.type.size() + 1 + typed.text.size(); }
+inline std::size_t part_size(const Decimal& number) { return number.size; }
+
+inline char* put_part(char* out, std::string_view text) {
+  std::char_traits<char>::copy(out, text.data(), text.size());
+  return out + text.size();
+}
+inline char* put_part(char* out, const Typed& typed) {
+  out = put_part(out, typed.type);
+  *out++ = ' ';
+  return put_part(out, typed.text);
+}
+inline char* put_part(char* out, const Decimal& number) {
+  return put_part(out, std::string_view(number.digits, number.size));
+}
+
+// Intrinsic call arguments (texts without types) and the %name a call defines (nullopt: none).
+using CallArgs = std::initializer_list<std::string_view>;
+using CallResult = std::optional<std::string_view>;
+
 class FunctionEmitter {
  public:
   FunctionEmitter(const arch::ArchTarget& arch, const arch::Flavor& flavor,
@@ -42,8 +98,12 @@ class FunctionEmitter {
   LowerOp lower_op;  // lowers one op (the dispatcher), also for ops inside regions
   const arch::Flavor& flavor;
   const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets;  // lds_alloc result id -> pool offset
-  std::vector<std::string> lines;
-  std::map<std::string, arch::IntrinsicDecl> decls;  // declaration name -> declaration
+  // The text: lower_verified writes the module's head, the lowering appends the function body's
+  // lines (each ending in a newline) in place, one buffer rather than a string per line; scf.for
+  // inserts its phis at a remembered offset.
+  std::string body;
+  // Declaration name -> declaration (the declarations live in a per-thread table of checked ones).
+  std::map<std::string_view, const arch::IntrinsicDecl*> decls;
   std::string current = "entry";                      // label of the block being filled
 
   // --- location of the op being lowered (Python's where and loc attributes, built on demand)
@@ -53,18 +113,27 @@ class FunctionEmitter {
   std::string loc() const;
 
   // --- text
-  void emit(std::string_view line);
+  // One indented line: the parts (texts, Typed operands, integers) appended in order.
+  template <class... Parts>
+  void emit(const Parts&... parts) {
+    emit_parts(line_part(parts)...);
+  }
   void label(std::string_view name);
   std::string temp();
   std::int64_t next_scf_id();
 
   // --- values
-  // Give value its %name (for an instruction or phi that defines it) and return the name.
-  std::string bind(const ir::Value& value);
+  // Give value its %name (for an instruction or phi that defines it) and return the name. The
+  // texts of bind, alias and ref stay valid for the emitter's lifetime.
+  const std::string& bind(const ir::Value& value);
   // value is the constant (or existing operand) text: no instruction defines it.
   void alias(const ir::Value& value, std::string text);
-  const std::string& ref(const ir::Value& value) const;
-  std::string typed(const ir::Value& value) const;
+  const std::string& ref(const ir::Value& value) const {
+    const std::string* found = find_value(value.id);
+    if (found == nullptr) missing_value(value.id);
+    return *found;
+  }
+  Typed typed(const ir::Value& value) const;
 
   // --- errors
   LowerError error(std::string what) const;
@@ -74,12 +143,13 @@ class FunctionEmitter {
   const arch::IntrinsicDecl& declare(const arch::IntrinsicDef& row, std::string_view elem = "", std::int64_t lanes = 0);
   // Emit a call of decl with argument texts (without types); result is the %name to define
   // (nullopt for void intrinsics).
-  void call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args,
-            const std::optional<std::string>& result);
-  void call_named(std::string_view name, const std::vector<std::string>& args, const std::optional<std::string>& result,
-                  std::string_view elem = "", std::int64_t lanes = 0);
+  void call(const arch::IntrinsicDecl& decl, CallArgs args, CallResult result);
+  void call(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, CallResult result);
+  void call_named(std::string_view name, CallArgs args, CallResult result, std::string_view elem = "",
+                  std::int64_t lanes = 0);
   // result = a call of decl; when decl returns another spelling of result's type (an i32 word for
   // an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it.
+  void call_into(const arch::IntrinsicDecl& decl, CallArgs args, const ir::Value& result);
   void call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, const ir::Value& result);
   // op's result = the intrinsic name, overloaded on the result's float type, of op's operands.
   void call_float(std::string_view name, const ir::Op& op);
@@ -94,7 +164,58 @@ class FunctionEmitter {
   const ir::Values& lower_region(const ir::Region& region, const std::string& path);
 
  private:
-  std::unordered_map<std::int64_t, std::string> values_;  // value id -> operand text
+  template <class... Parts>
+  void emit_parts(const Parts&... parts) {
+    std::size_t at = body.size();
+    body.resize(at + kIndent.size() + (part_size(parts) + ... + 0) + 1);
+    char* out = put_part(body.data() + at, kIndent);
+    ((out = put_part(out, parts)), ...);
+    *out = '\n';
+  }
+
+  // The slot of value id's operand text ("" while unset), created on demand (a negative id is a
+  // huge chunk number, so it takes the slow path too).
+  std::string& value_slot(std::int64_t id) {
+    auto chunk = static_cast<std::uint64_t>(id) >> kChunkBits;
+    if (chunk < values_.size()) return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
+    return new_value_slot(id);
+  }
+  std::string& new_value_slot(std::int64_t id);
+  // value id's operand text, nullptr while unset (no operand text is empty).
+  const std::string* find_value(std::int64_t id) const {
+    auto chunk = static_cast<std::uint64_t>(id) >> kChunkBits;
+    if (chunk < values_.size()) {
+      const std::string& text = (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
+      return text.empty() ? nullptr : &text;
+    }
+    return find_sparse_value(id);
+  }
+  const std::string* find_sparse_value(std::int64_t id) const;
+  // KeyError(str(id)): ref() of a value nothing defined.
+  [[noreturn]] static void missing_value(std::int64_t id);
+  // call's argument loop, over either form of args.
+  template <class Args>
+  void emit_call(const arch::IntrinsicDecl& decl, const Args& args, CallResult result);
+  template <class Args>
+  void emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result);
+
+  // Value id -> operand text. Ids are dense from 0, so chunks of kChunkIds texts indexed by id
+  // (a chunk never moves, so references stay valid as they are added); ids beyond kDenseIds
+  // (hand-written IR) go to the map.
+  static constexpr std::int64_t kChunkBits = 8;
+  static constexpr std::int64_t kChunkIds = std::int64_t{1} << kChunkBits;
+  static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
+  using Chunk = std::array<std::string, kChunkIds>;
+  std::vector<std::unique_ptr<Chunk>> values_;
+  std::unordered_map<std::int64_t, std::string> sparse_values_;
+  // Declarations already checked, by row (and overload): declare() without building the decl.
+  struct DeclaredRow {
+    const arch::IntrinsicDef* row;
+    std::string elem;
+    std::int64_t lanes;
+    const arch::IntrinsicDecl* decl;
+  };
+  std::vector<DeclaredRow> declared_;
   // The op being lowered, its region's path and its index there (nullptr outside any op).
   const ir::Op* op_ = nullptr;
   const std::string* op_path_ = nullptr;

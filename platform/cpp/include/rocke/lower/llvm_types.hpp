@@ -17,9 +17,13 @@ namespace rocke::lower {
 
 inline constexpr std::int64_t kMaxNaturalAlign = 16;
 
-std::string scalar_text(const ir::Type& scalar);
+const std::string& scalar_text(const ir::Type& scalar);
 // LLVM spelling of a rocke.ir type: i32, half, <4 x float>, ptr addrspace(1), ptr addrspace(8).
-std::string llvm_type(const ir::Type& ty);
+// Spelled once per type and thread: the reference stays valid for the thread's lifetime.
+const std::string& llvm_type(const ir::Type& ty);
+// elem_of(ty).is_float(): a float scalar or a vector of floats (remembered per type, like
+// llvm_type).
+bool float_elem(const ir::Type& ty);
 // The scalar of a scalar type, the element of a vector type.
 ir::Type elem_of(const ir::Type& ty);
 // Lanes of a vector type, 0 for a scalar (the convention of overloaded intrinsic spellings).

@@ -19,5 +19,7 @@ namespace rocke::lower {
 std::string sanitize_hint(std::string_view hint);
 // %H.N or %vN
 std::string value_name(const ir::Value& value);
+// value_name(value) appended to out.
+void append_value_name(std::string& out, const ir::Value& value);
 
 }  // namespace rocke::lower

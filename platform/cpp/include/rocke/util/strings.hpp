@@ -36,6 +36,28 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
+// Writes str(value) of an int64 backwards so that it ends at end (at most 20 characters before
+// it) and returns where it begins.
+inline char* put_int_before(char* end, std::int64_t value) {
+  char* digits = end;
+  // The magnitude as unsigned: -INT64_MIN does not fit in int64.
+  std::uint64_t magnitude = value < 0 ? 0u - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  do {
+    *--digits = static_cast<char>('0' + magnitude % 10u);
+    magnitude /= 10u;
+  } while (magnitude != 0);
+  if (value < 0) *--digits = '-';
+  return digits;
+}
+
+// Appends str(value) of an int64 to out (no temporary string).
+inline void append_int(std::string& out, std::int64_t value) {
+  char buf[24];
+  char* end = buf + sizeof buf;
+  char* digits = put_int_before(end, value);
+  out.append(digits, static_cast<std::size_t>(end - digits));
+}
+
 // str(value) of a Python int that fits in 128 bits.
 inline std::string int_text(__int128 value) {
   if (value == 0) return "0";
