@@ -78,6 +78,57 @@ AttrDef attr_def_from_row(const data::NodeRef& row, std::string_view where) {
 
 }  // namespace
 
+AttrMap::AttrMap(std::initializer_list<value_type> items) {
+  items_.reserve(items.size());
+  for (const value_type& item : items) emplace(item.first, item.second);
+}
+
+AttrMap::iterator AttrMap::lower_bound(std::string_view name) {
+  return std::lower_bound(items_.begin(), items_.end(), name,
+                          [](const value_type& item, std::string_view key) { return item.first < key; });
+}
+
+AttrValue& AttrMap::at(std::string_view name) {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) throw std::out_of_range("AttrMap::at");
+  return items_[index].second;
+}
+
+const AttrValue& AttrMap::at(std::string_view name) const {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) throw std::out_of_range("AttrMap::at");
+  return items_[index].second;
+}
+
+AttrValue& AttrMap::operator[](std::string_view name) { return emplace(name, AttrValue{}).first->second; }
+
+std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string_view name, AttrValue value) {
+  if (items_.empty() || items_.back().first < name) {
+    items_.emplace_back(std::string(name), std::move(value));
+    return {items_.end() - 1, true};
+  }
+  iterator it = lower_bound(name);
+  if (it != items_.end() && it->first == name) return {it, false};
+  return {items_.emplace(it, std::string(name), std::move(value)), true};
+}
+
+AttrMap::iterator AttrMap::emplace_hint(const_iterator /*hint*/, std::string_view name, AttrValue value) {
+  return emplace(name, std::move(value)).first;
+}
+
+std::pair<AttrMap::iterator, bool> AttrMap::insert_or_assign(std::string_view name, AttrValue value) {
+  auto [it, inserted] = emplace(name, AttrValue{});
+  it->second = std::move(value);
+  return {it, inserted};
+}
+
+std::size_t AttrMap::erase(std::string_view name) {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) return 0;
+  items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(index));
+  return 1;
+}
+
 bool AttrValue::truthy() const {
   switch (kind) {
     case Kind::Bool: return b;
