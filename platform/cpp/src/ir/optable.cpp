@@ -109,6 +109,7 @@ OpDef op_from_row(const data::NodeRef& row) {
     RegionDef rdef{std::string(reg["name"].str()), std::string(reg["args"].str()),
                    std::string(reg["terminator"].str())};
     if (reg.size() != 3 || !one_of(rdef.args, kRegionArgs)) throw DataError(where + ": bad region");
+    rdef.for_body = rdef.args == "for_body";
     op.regions.push_back(std::move(rdef));
   }
   if (!one_of(op.type_rule, kTypeRules)) throw DataError(where + ": unknown type_rule '" + op.type_rule + "'");
@@ -120,6 +121,7 @@ OpDef op_from_row(const data::NodeRef& row) {
   }
   op.rule = static_cast<TypeRule>(index_of(op.type_rule, kTypeRules));
   op.explicit_rule = is_explicit_rule(op.type_rule);
+  op.mma_signature_rule = op.arch_rule == "mma_signature";
   op.where = static_cast<Placement>(index_of(op.placement, kPlacements));
   for (const std::string& check : op.checks) op.check_kinds.push_back(static_cast<OpCheck>(index_of(check, kChecks)));
   if (op.type_rule == "fixed") {
@@ -169,9 +171,9 @@ constexpr std::string_view kFixedCategories[] = {"int", "float", "vec_int", "vec
 constexpr unsigned kPtrCategoryBit = std::size(kFixedCategories);
 
 // The bit of a scalar kind ("int" or "float") plus `offset` (0 for scalars, 2 for vectors).
-unsigned kind_bit(const std::string& kind, unsigned offset) {
-  if (kind == "int") return offset;
-  if (kind == "float") return offset + 1;
+unsigned kind_bit(const ScalarInfo& info, unsigned offset) {
+  if (info.is_int_kind) return offset;
+  if (info.is_float_kind) return offset + 1;
   return kNoCategoryBit;
 }
 
@@ -194,8 +196,8 @@ unsigned category_bit(std::string_view category) {
 
 unsigned category_bit(const Type& ty) {
   switch (ty.kind()) {
-    case Type::Kind::Scalar: return kind_bit(ty.info().kind, 0);
-    case Type::Kind::Vec: return kind_bit(ty.info().kind, 2);
+    case Type::Kind::Scalar: return kind_bit(ty.info(), 0);
+    case Type::Kind::Vec: return kind_bit(ty.info(), 2);
     case Type::Kind::Rsrc: return 4;
     case Type::Kind::Ptr: {
       std::size_t bit = kPtrCategoryBit + ty.space_index();

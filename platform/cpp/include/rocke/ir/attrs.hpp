@@ -98,10 +98,14 @@ class AttrMap {
   std::vector<value_type> items_;
 };
 
+// An attribute kind as an enum, so that the per-op checks and the printer branch without comparing texts.
+enum class AttrKind : std::uint8_t { Bool, I32, I64, Str, Num };
+
 // One attribute of an op, kernel or param, as written in the data files.
 struct AttrDef {
   std::string name;
   std::string kind;  // bool, i32, i64, str, num
+  AttrKind code = AttrKind::Num;  // kind, read once with the row
   std::optional<AttrValue> default_value;
   std::optional<std::int64_t> min;
   std::optional<std::int64_t> max;
@@ -138,5 +142,7 @@ AttrValue normalize_num(double value, const Type& ty);
 
 // Text form "name = VALUE : TYPE" of one attribute.
 std::string format_attr(std::string_view kind, std::string_view name, const AttrValue& value, const Type& num_type);
+// The same text appended to out; num_text is num_type's text (the printer keeps them spelled).
+void append_attr(std::string& out, const AttrDef& adef, const AttrValue& value, std::string_view num_text);
 
 }  // namespace rocke::ir

@@ -66,6 +66,7 @@ struct RegionDef {
   std::string name;
   std::string args;  // none | for_body
   std::string terminator;
+  bool for_body = false;  // args == "for_body"
 };
 
 // An op's type_rule, placement and checks as enums, read once from the row's texts (those stay in
@@ -97,6 +98,7 @@ struct OpDef {
   bool explicit_rule = false;           // is_explicit_rule(type_rule)
   Placement where = Placement::Any;     // placement
   std::vector<OpCheck> check_kinds;     // checks, in order
+  bool mma_signature_rule = false;      // arch_rule == "mma_signature"
 
   std::string_view dialect() const { return std::string_view(name).substr(0, name.find('.')); }
   bool variadic_operands() const { return !operands.empty() && operands.back().variadic; }
