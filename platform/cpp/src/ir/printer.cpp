@@ -27,10 +27,10 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
 }
 
 void put_id(std::string& out, const Value* value) {
-  char digits[24];
-  char* end = std::to_chars(digits, digits + sizeof digits, value->id).ptr;
-  out += '%';
-  out.append(digits, end);
+  char text[24];  // "%" and the digits, appended at once
+  text[0] = '%';
+  char* end = std::to_chars(text + 1, text + sizeof text, value->id).ptr;
+  out.append(text, end);
 }
 
 // Type::text() of ty, spelled once per type and thread.

@@ -68,7 +68,8 @@ struct Param {
 };
 
 // Objects in blocks that never move (a growing list of fixed arrays): a deque's small nodes
-// hold only a few Ops, so it allocated every few ops; blocks here grow to kMaxBlock objects.
+// hold only a few Ops, so it allocated every few ops. Blocks double up to kMaxBlockBytes, below
+// the sizes whose free makes malloc consolidate its heap (64 KiB) or map pages (128 KiB).
 template <class T>
 class StableList {
  public:
@@ -93,7 +94,8 @@ class StableList {
 
  private:
   static constexpr std::size_t kFirstBlock = 32;
-  static constexpr std::size_t kMaxBlock = 1024;
+  static constexpr std::size_t kMaxBlockBytes = 32 * 1024;
+  static constexpr std::size_t kMaxBlock = std::max(kFirstBlock, kMaxBlockBytes / sizeof(T));
   struct Block {
     T* items;
     std::size_t used;
