@@ -2,6 +2,7 @@
 #include "rocke/ir/attrs.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "rocke/errors.hpp"
 #include "rocke/ir/facts.hpp"
@@ -27,6 +28,17 @@ std::string value_kind(const AttrValue& value) {
 }
 
 int int_kind_bits(std::string_view kind) { return kind == "i32" ? 32 : (kind == "i64" ? 64 : 0); }
+
+// kAttrKinds[code] is the kind's text.
+AttrKind attr_kind_code(std::string_view kind) {
+  auto at = std::find(std::begin(kAttrKinds), std::end(kAttrKinds), kind);
+  return static_cast<AttrKind>(at - std::begin(kAttrKinds));
+}
+
+void append_int(std::string& out, std::int64_t value) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
 
 std::string optional_int_text(const std::optional<std::int64_t>& v) {
   return v.has_value() ? std::to_string(*v) : std::string("None");
@@ -56,6 +68,7 @@ AttrDef attr_def_from_row(const data::NodeRef& row, std::string_view where) {
   if (std::find(std::begin(kAttrKinds), std::end(kAttrKinds), adef.kind) == std::end(kAttrKinds)) {
     throw DataError(std::string(where) + ": attribute '" + adef.name + "' has unknown type '" + adef.kind + "'");
   }
+  adef.code = attr_kind_code(adef.kind);
   if (row.has("default")) adef.default_value = value_from_node(row["default"]);
   if (row.has("min")) adef.min = row["min"].integer();
   if (row.has("max")) adef.max = row["max"].integer();
@@ -77,6 +90,57 @@ AttrDef attr_def_from_row(const data::NodeRef& row, std::string_view where) {
 }
 
 }  // namespace
+
+AttrMap::AttrMap(std::initializer_list<value_type> items) {
+  items_.reserve(items.size());
+  for (const value_type& item : items) emplace(item.first, item.second);
+}
+
+AttrMap::iterator AttrMap::lower_bound(std::string_view name) {
+  return std::lower_bound(items_.begin(), items_.end(), name,
+                          [](const value_type& item, std::string_view key) { return item.first < key; });
+}
+
+AttrValue& AttrMap::at(std::string_view name) {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) throw std::out_of_range("AttrMap::at");
+  return items_[index].second;
+}
+
+const AttrValue& AttrMap::at(std::string_view name) const {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) throw std::out_of_range("AttrMap::at");
+  return items_[index].second;
+}
+
+AttrValue& AttrMap::operator[](std::string_view name) { return emplace(name, AttrValue{}).first->second; }
+
+std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string_view name, AttrValue value) {
+  if (items_.empty() || items_.back().first < name) {
+    items_.emplace_back(std::string(name), std::move(value));
+    return {items_.end() - 1, true};
+  }
+  iterator it = lower_bound(name);
+  if (it != items_.end() && it->first == name) return {it, false};
+  return {items_.emplace(it, std::string(name), std::move(value)), true};
+}
+
+AttrMap::iterator AttrMap::emplace_hint(const_iterator /*hint*/, std::string_view name, AttrValue value) {
+  return emplace(name, std::move(value)).first;
+}
+
+std::pair<AttrMap::iterator, bool> AttrMap::insert_or_assign(std::string_view name, AttrValue value) {
+  auto [it, inserted] = emplace(name, AttrValue{});
+  it->second = std::move(value);
+  return {it, inserted};
+}
+
+std::size_t AttrMap::erase(std::string_view name) {
+  std::size_t index = index_of(name);
+  if (index == items_.size()) return 0;
+  items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(index));
+  return 1;
+}
 
 bool AttrValue::truthy() const {
   switch (kind) {
@@ -137,11 +201,12 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
   const std::string& kind = adef.kind;
   using Kind = AttrValue::Kind;
   auto got = [&] { return value_kind(value); };  // Python's type name of the value, for messages
-  if (kind == "bool") {
+  const AttrKind code = adef.code;
+  if (code == AttrKind::Bool) {
     if (value.kind == Kind::Bool) return std::nullopt;
     return head() + " must be a bool value, got " + got();
   }
-  if (kind == "str") {
+  if (code == AttrKind::Str) {
     if (value.kind != Kind::Str) return head() + " must be a str value, got " + got();
     if (!is_plain_string(value.s)) return head() + " must be printable ASCII without '\"' or '\\'";
     if (adef.enum_values.has_value() &&
@@ -150,7 +215,8 @@ std::optional<std::string> check_attr_value(const AttrDef& adef, const AttrValue
     }
     return std::nullopt;
   }
-  if (int bits = int_kind_bits(kind); bits != 0) {
+  if (code == AttrKind::I32 || code == AttrKind::I64) {
+    const int bits = code == AttrKind::I32 ? 32 : 64;
     if (value.kind != Kind::Int) return head() + " must be an " + kind + " value, got " + got();
     const __int128 v = value.i;
     const __int128 half = static_cast<__int128>(1) << (bits - 1);
@@ -233,6 +299,36 @@ AttrValue normalize_num(double value, const Type& ty) {
   require_numeric_type(ty);
   if (ty.is_int()) throw TypeError("arith.constant: " + ty.text() + " constant needs an int value, got float");
   return AttrValue::real(round_to_format(value, ty.exp_bits(), ty.man_bits()));
+}
+
+void append_attr(std::string& out, const AttrDef& adef, const AttrValue& value, std::string_view num_text) {
+  out += adef.name;
+  switch (adef.code) {
+    case AttrKind::Bool:
+      out += value.truthy() ? " = true : bool" : " = false : bool";
+      return;
+    case AttrKind::Str:
+      out += " = \"";
+      out += value.s;
+      out += "\" : str";
+      return;
+    case AttrKind::Num:
+      out += " = ";
+      if (value.is_float()) {
+        out += format_float_hex(value.f);
+      } else {
+        append_int(out, value.i);
+      }
+      out += " : ";
+      out += num_text;
+      return;
+    case AttrKind::I32:
+    case AttrKind::I64: break;
+  }
+  out += " = ";
+  append_int(out, value.i);
+  out += " : ";
+  out += adef.kind;
 }
 
 std::string format_attr(std::string_view kind, std::string_view name, const AttrValue& value, const Type& num_type) {

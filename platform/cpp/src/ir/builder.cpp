@@ -132,19 +132,32 @@ std::vector<Type> Builder::types(const OpDef& opdef, const Values& operands) {
 }
 
 AttrMap Builder::attrs(const OpDef& opdef, AttrMap given) const {
+  // The common case: given names exactly the table's attributes (both sorted), so it is the result.
+  if (given.size() == opdef.attrs.size() &&
+      std::equal(given.begin(), given.end(), opdef.attrs.begin(),
+                 [](const AttrMap::value_type& item, const AttrDef& adef) { return item.first == adef.name; })) {
+    return given;
+  }
   AttrMap out;
+  out.reserve(opdef.attrs.size());
+  std::size_t used = 0;
   for (const AttrDef& adef : opdef.attrs) {
     auto it = given.find(adef.name);
     if (it != given.end()) {
-      out.insert(given.extract(it));  // the node moves: no copy of the name or the value
+      out.emplace_hint(out.end(), adef.name, std::move(it->second));
+      ++used;
     } else if (adef.default_value.has_value()) {
-      out.emplace(adef.name, *adef.default_value);
+      out.emplace_hint(out.end(), adef.name, *adef.default_value);
     } else {
       throw ValueError(opdef.name + ": missing attribute '" + adef.name + "'");
     }
   }
-  // What is left of given is unknown (sorted, as Python's sorted(given) reports the first).
-  if (!given.empty()) throw ValueError(opdef.name + ": unknown attribute '" + given.begin()->first + "'");
+  // The names of given that the table lacks are unknown (sorted, as Python's sorted(given) reports the first).
+  if (used != given.size()) {
+    for (const auto& [name, value] : given) {
+      if (opdef.attr(name) == nullptr) throw ValueError(opdef.name + ": unknown attribute '" + name + "'");
+    }
+  }
   return out;
 }
 

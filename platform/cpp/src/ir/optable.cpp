@@ -109,6 +109,7 @@ OpDef op_from_row(const data::NodeRef& row) {
     RegionDef rdef{std::string(reg["name"].str()), std::string(reg["args"].str()),
                    std::string(reg["terminator"].str())};
     if (reg.size() != 3 || !one_of(rdef.args, kRegionArgs)) throw DataError(where + ": bad region");
+    rdef.for_body = rdef.args == "for_body";
     op.regions.push_back(std::move(rdef));
   }
   if (!one_of(op.type_rule, kTypeRules)) throw DataError(where + ": unknown type_rule '" + op.type_rule + "'");
@@ -120,6 +121,7 @@ OpDef op_from_row(const data::NodeRef& row) {
   }
   op.rule = static_cast<TypeRule>(index_of(op.type_rule, kTypeRules));
   op.explicit_rule = is_explicit_rule(op.type_rule);
+  op.mma_signature_rule = op.arch_rule == "mma_signature";
   op.where = static_cast<Placement>(index_of(op.placement, kPlacements));
   for (const std::string& check : op.checks) op.check_kinds.push_back(static_cast<OpCheck>(index_of(check, kChecks)));
   if (op.type_rule == "fixed") {
@@ -168,12 +170,7 @@ const Registry& registry() {
 constexpr std::string_view kFixedCategories[] = {"int", "float", "vec_int", "vec_float", "rsrc"};
 constexpr unsigned kPtrCategoryBit = std::size(kFixedCategories);
 
-// The bit of a scalar kind ("int" or "float") plus `offset` (0 for scalars, 2 for vectors).
-unsigned kind_bit(const std::string& kind, unsigned offset) {
-  if (kind == "int") return offset;
-  if (kind == "float") return offset + 1;
-  return kNoCategoryBit;
-}
+static_assert(kPtrCategoryBit == kFirstPtrCategoryBit, "ptr_<space> bits follow the fixed categories");
 
 }  // namespace
 
@@ -188,20 +185,6 @@ unsigned category_bit(std::string_view category) {
       std::size_t bit = kPtrCategoryBit + static_cast<std::size_t>(it - spaces.begin());
       if (bit < kNoCategoryBit) return static_cast<unsigned>(bit);
     }
-  }
-  return kNoCategoryBit;
-}
-
-unsigned category_bit(const Type& ty) {
-  switch (ty.kind()) {
-    case Type::Kind::Scalar: return kind_bit(ty.info().kind, 0);
-    case Type::Kind::Vec: return kind_bit(ty.info().kind, 2);
-    case Type::Kind::Rsrc: return 4;
-    case Type::Kind::Ptr: {
-      std::size_t bit = kPtrCategoryBit + ty.space_index();
-      return bit < kNoCategoryBit ? static_cast<unsigned>(bit) : kNoCategoryBit;
-    }
-    case Type::Kind::None: break;
   }
   return kNoCategoryBit;
 }
@@ -245,12 +228,6 @@ Constraint::Constraint(std::string text, const std::vector<std::string>& earlier
     if (bit == kNoCategoryBit) throw Error("constraint '" + text_ + "': category " + cat + " has no bit");
     category_mask_ |= std::uint64_t{1} << bit;
   }
-}
-
-bool Constraint::admits(const Type& ty) const {
-  if (accepts_any_) return true;
-  if (unsigned bit = category_bit(ty); bit != kNoCategoryBit && ((category_mask_ >> bit) & 1) != 0) return true;
-  return std::find(concrete_.begin(), concrete_.end(), ty) != concrete_.end();
 }
 
 bool Constraint::is_address_space_mismatch(const Type& ty) const {

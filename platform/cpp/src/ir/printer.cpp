@@ -27,10 +27,10 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
 }
 
 void put_id(std::string& out, const Value* value) {
-  char digits[24];
-  char* end = std::to_chars(digits, digits + sizeof digits, value->id).ptr;
-  out += '%';
-  out.append(digits, end);
+  char text[24];  // "%" and the digits, appended at once
+  text[0] = '%';
+  char* end = std::to_chars(text + 1, text + sizeof text, value->id).ptr;
+  out.append(text, end);
 }
 
 // Type::text() of ty, spelled once per type and thread.
@@ -61,13 +61,14 @@ const ir::OpDef& opdef_of(const Op& op) {
 void put_attr_dict(std::string& out, const Op& op) {
   const ir::OpDef& opdef = opdef_of(op);
   if (opdef.attrs.empty()) return;
-  Type num_type = op.results.empty() ? Type() : op.results[0]->type;
   out += " {";
   bool first = true;
   for (const AttrDef& adef : opdef.attrs) {
     if (!first) out += ", ";
     first = false;
-    out += ir::format_attr(adef.kind, adef.name, attr_at(op.attrs, adef.name), num_type);
+    std::string_view num_text = "?";  // a num attribute is typed by the first result
+    if (adef.code == ir::AttrKind::Num && !op.results.empty() && !op.results[0]->type.is_none()) num_text = type_text(op.results[0]->type);
+    ir::append_attr(out, adef, attr_at(op.attrs, adef.name), num_text);
   }
   out += '}';
 }
@@ -124,7 +125,7 @@ std::string attr_list(const std::vector<AttrDef>& defs, const ir::AttrMap& attrs
   std::string out;
   for (std::size_t i = 0; i < defs.size(); ++i) {
     if (i != 0) out += ", ";
-    out += ir::format_attr(defs[i].kind, defs[i].name, attr_at(attrs, defs[i].name), Type());
+    ir::append_attr(out, defs[i], attr_at(attrs, defs[i].name), "?");
   }
   return out;
 }

@@ -39,6 +39,8 @@ const TypeFacts& type_facts() {
                                      static_cast<int>(row["bits"].integer()),
                                      static_cast<int>(row["exp_bits"].integer()),
                                      static_cast<int>(row["man_bits"].integer())});
+      f.scalars.back().is_int_kind = f.scalars.back().kind == "int";
+      f.scalars.back().is_float_kind = f.scalars.back().kind == "float";
     }
     data::NodeRef spaces = root["address_space"];
     for (std::size_t i = 0; i < spaces.size(); ++i) f.spaces.emplace_back(spaces.at(i)["name"].str());
@@ -81,6 +83,12 @@ std::string shown(const Type& t) { return t.is_none() ? std::string("NoneType") 
 }  // namespace
 
 const std::vector<ScalarInfo>& scalar_infos() { return type_facts().scalars; }
+
+const ScalarInfo* detail::load_scalar_table() {
+  const ScalarInfo* table = type_facts().scalars.data();
+  scalar_table.store(table, std::memory_order_release);
+  return table;
+}
 const std::vector<std::string>& address_spaces() { return type_facts().spaces; }
 int min_lanes() { return type_facts().min_lanes; }
 int max_lanes() { return type_facts().max_lanes; }
@@ -115,10 +123,8 @@ Type Type::resource() {
   return t;
 }
 
-bool Type::is_int() const { return kind_ == Kind::Scalar && info().kind == "int"; }
-bool Type::is_float() const { return kind_ == Kind::Scalar && info().kind == "float"; }
-
-const ScalarInfo& Type::info() const { return type_facts().scalars.at(scalar_); }
+bool Type::is_int() const { return kind_ == Kind::Scalar && info().is_int_kind; }
+bool Type::is_float() const { return kind_ == Kind::Scalar && info().is_float_kind; }
 
 Type Type::element() const {
   if (kind_ == Kind::Vec) return Type::scalar(scalar_);

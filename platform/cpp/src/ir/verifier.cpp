@@ -92,16 +92,18 @@ class Verifier {
   // Verify region's ops; its args and results stop being visible when it ends. path is the
   // region's location (body, body[3].then); an op's is path[index], built only for a message.
   void region(const Region& reg, const std::string& path, std::int64_t depth, const RegionDef* rdef) {
-    std::vector<std::int64_t> added;
-    for (const Value* value : reg.args) added.push_back(value->id);
+    // The ids to hide go on one stack shared by all regions (this region's part starts at first).
+    const std::size_t first = added_.size();
+    for (const Value* value : reg.args) added_.push_back(value->id);
     const std::size_t count = reg.ops.size();
     for (std::size_t index = 0; index < count; ++index) {
       const Op* op = reg.ops[index];
       if (op == nullptr) throw VerifyError("structure", "op at " + loc_of(path, index), "expected an Op, got NoneType");
       check_op_at(*op, path, index, depth, index == count - 1 ? rdef : nullptr);
-      for (const Value* value : op->results) added.push_back(value->id);
+      for (const Value* value : op->results) added_.push_back(value->id);
     }
-    for (std::int64_t id : added) visible_.erase(id);
+    for (std::size_t i = first; i < added_.size(); ++i) visible_.erase(added_[i]);
+    added_.resize(first);
   }
 
   static std::string loc_of(const std::string& path, std::size_t index) {
@@ -186,7 +188,7 @@ class Verifier {
       throw VerifyError("arch", where(),
                         "needs feature '" + opdef.feature + "', which " + arch_->arch_name() + " does not have");
     }
-    if (opdef.arch_rule == "mma_signature") {
+    if (opdef.mma_signature_rule) {
       const std::string& op_id = op.attrs.find("op_id")->second.s;
       std::optional<std::array<Type, 3>> signature = arch_->mma_signature(op_id);
       if (!signature.has_value()) {
@@ -216,7 +218,7 @@ class Verifier {
       const Region& reg = *op.regions[r];
       const RegionDef& rdef = opdef.regions[r];
       std::vector<Type> expected;
-      if (rdef.args == "for_body") {
+      if (rdef.for_body) {
         expected.push_back(types.at(0));
         expected.insert(expected.end(), types.begin() + static_cast<std::ptrdiff_t>(opdef.fixed_operand_count()),
                         types.end());
@@ -266,6 +268,7 @@ class Verifier {
   IdMap visible_;
   IdMap defined_;
   std::deque<TypeScratch> scratch_;
+  std::vector<std::int64_t> added_;  // region()'s ids to hide, innermost region last
 };
 
 }  // namespace

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rocke/data/document.hpp"
@@ -41,13 +43,69 @@ struct AttrValue {
   friend bool operator==(const AttrValue& a, const AttrValue& b);
 };
 
-// Attributes of an op, kernel or param, kept sorted by name.
-using AttrMap = std::map<std::string, AttrValue, std::less<>>;
+// Attributes of an op, kernel or param, kept sorted by name: the subset of std::map the engine
+// uses, over one vector (an op has 0-3 attributes: one allocation per op instead of one node per
+// attribute, and lookups scan a few adjacent names).
+class AttrMap {
+ public:
+  using value_type = std::pair<std::string, AttrValue>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  AttrMap() = default;
+  // As std::map: sorted by name; of equal names the first one stays.
+  AttrMap(std::initializer_list<value_type> items);
+
+  iterator begin() { return items_.begin(); }
+  iterator end() { return items_.end(); }
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+  std::size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  void clear() { items_.clear(); }
+  void reserve(std::size_t count) { items_.reserve(count); }
+
+  iterator find(std::string_view name) { return items_.begin() + index_of(name); }
+  const_iterator find(std::string_view name) const { return items_.begin() + index_of(name); }
+  bool contains(std::string_view name) const { return index_of(name) != items_.size(); }
+  std::size_t count(std::string_view name) const { return contains(name) ? 1 : 0; }
+  // std::out_of_range when name is absent.
+  AttrValue& at(std::string_view name);
+  const AttrValue& at(std::string_view name) const;
+  AttrValue& operator[](std::string_view name);
+
+  // Insert name = value unless name is present; the bool says whether it was inserted.
+  std::pair<iterator, bool> emplace(std::string_view name, AttrValue value);
+  // The same, appending without a search when name sorts after every name (the hint is end()).
+  iterator emplace_hint(const_iterator hint, std::string_view name, AttrValue value);
+  std::pair<iterator, bool> insert_or_assign(std::string_view name, AttrValue value);
+  std::size_t erase(std::string_view name);
+  iterator erase(const_iterator pos) { return items_.erase(pos); }
+
+  friend bool operator==(const AttrMap& a, const AttrMap& b) = default;
+
+ private:
+  // The position of name, or size() when absent.
+  std::size_t index_of(std::string_view name) const {
+    const std::size_t n = items_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (items_[i].first == name) return i;
+    }
+    return n;
+  }
+  iterator lower_bound(std::string_view name);
+
+  std::vector<value_type> items_;
+};
+
+// An attribute kind as an enum, so that the per-op checks and the printer branch without comparing texts.
+enum class AttrKind : std::uint8_t { Bool, I32, I64, Str, Num };
 
 // One attribute of an op, kernel or param, as written in the data files.
 struct AttrDef {
   std::string name;
   std::string kind;  // bool, i32, i64, str, num
+  AttrKind code = AttrKind::Num;  // kind, read once with the row
   std::optional<AttrValue> default_value;
   std::optional<std::int64_t> min;
   std::optional<std::int64_t> max;
@@ -84,5 +142,7 @@ AttrValue normalize_num(double value, const Type& ty);
 
 // Text form "name = VALUE : TYPE" of one attribute.
 std::string format_attr(std::string_view kind, std::string_view name, const AttrValue& value, const Type& num_type);
+// The same text appended to out; num_text is num_type's text (the printer keeps them spelled).
+void append_attr(std::string& out, const AttrDef& adef, const AttrValue& value, std::string_view num_text);
 
 }  // namespace rocke::ir

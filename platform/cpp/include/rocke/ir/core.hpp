@@ -7,8 +7,11 @@
 // printed as %id.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <new>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,6 +67,50 @@ struct Param {
   const Type& type() const { return value->type; }
 };
 
+// Objects in blocks that never move (a growing list of fixed arrays): a deque's small nodes
+// hold only a few Ops, so it allocated every few ops. Blocks double up to kMaxBlockBytes, below
+// the sizes whose free makes malloc consolidate its heap (64 KiB) or map pages (128 KiB).
+template <class T>
+class StableList {
+ public:
+  StableList() = default;
+  StableList(const StableList&) = delete;
+  StableList& operator=(const StableList&) = delete;
+  ~StableList() {
+    for (Block& block : blocks_) {
+      for (std::size_t i = 0; i < block.used; ++i) block.items[i].~T();
+      ::operator delete(static_cast<void*>(block.items));
+    }
+  }
+
+  template <class... Args>
+  T& emplace_back(Args&&... args) {
+    if (blocks_.empty() || blocks_.back().used == blocks_.back().capacity) grow();
+    Block& block = blocks_.back();
+    T* slot = ::new (static_cast<void*>(block.items + block.used)) T(std::forward<Args>(args)...);
+    ++block.used;
+    return *slot;
+  }
+
+ private:
+  static constexpr std::size_t kFirstBlock = 32;
+  static constexpr std::size_t kMaxBlockBytes = 32 * 1024;
+  static constexpr std::size_t kMaxBlock = std::max(kFirstBlock, kMaxBlockBytes / sizeof(T));
+  struct Block {
+    T* items;
+    std::size_t used;
+    std::size_t capacity;
+  };
+  void grow() {
+    std::size_t capacity = blocks_.empty() ? kFirstBlock : std::min(blocks_.back().capacity * 2, kMaxBlock);
+    if (blocks_.capacity() == blocks_.size()) blocks_.reserve(blocks_.size() * 2 + 4);  // before the allocation
+    T* items = static_cast<T*>(::operator new(capacity * sizeof(T)));
+    blocks_.push_back(Block{items, 0, capacity});
+  }
+
+  std::vector<Block> blocks_;
+};
+
 // Owner of every Value, Op and Region of one kernel; addresses never move.
 class Arena {
  public:
@@ -76,9 +123,9 @@ class Arena {
   Region* region(Values args = {}, std::vector<Op*> ops = {});
 
  private:
-  std::deque<Value> values_;
-  std::deque<Op> ops_;
-  std::deque<Region> regions_;
+  StableList<Value> values_;
+  StableList<Op> ops_;
+  StableList<Region> regions_;
 };
 
 // A kernel: name, params, kernel attributes (max_workgroup_size, waves_per_eu) and body.

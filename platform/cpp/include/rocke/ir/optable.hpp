@@ -26,7 +26,8 @@ class Constraint {
   std::optional<std::size_t> same_as() const { return same_as_; }
   const std::string& same_as_name() const { return same_as_name_; }
 
-  // Whether ty satisfies a class/concrete constraint (not meaningful for "$NAME").
+  // Whether ty satisfies a class/concrete constraint (not meaningful for "$NAME"). Inline below:
+  // it runs for every operand of every op checked.
   bool admits(const Type& ty) const;
   // ty is a pointer in a space this constraint never admits, while it admits other pointers.
   bool is_address_space_mismatch(const Type& ty) const;
@@ -52,8 +53,37 @@ class Constraint {
 // kNoCategoryBit for a text that is no category (and for a type without one).
 inline constexpr unsigned kNoCategoryBit = 64;
 unsigned category_bit(std::string_view category);
+// The first ptr_<space> bit (after int, float, vec_int, vec_float, rsrc).
+inline constexpr unsigned kFirstPtrCategoryBit = 5;
 // The bit of ty.category(), without building that text.
-unsigned category_bit(const Type& ty);
+inline unsigned category_bit(const Type& ty) {
+  switch (ty.kind()) {
+    case Type::Kind::Scalar:
+    case Type::Kind::Vec: {
+      const ScalarInfo& info = ty.info();
+      const unsigned offset = ty.is_vec() ? 2 : 0;
+      if (info.is_int_kind) return offset;
+      if (info.is_float_kind) return offset + 1;
+      return kNoCategoryBit;
+    }
+    case Type::Kind::Rsrc: return 4;
+    case Type::Kind::Ptr: {
+      const std::size_t bit = kFirstPtrCategoryBit + ty.space_index();
+      return bit < kNoCategoryBit ? static_cast<unsigned>(bit) : kNoCategoryBit;
+    }
+    case Type::Kind::None: break;
+  }
+  return kNoCategoryBit;
+}
+
+inline bool Constraint::admits(const Type& ty) const {
+  if (accepts_any_) return true;
+  if (unsigned bit = category_bit(ty); bit != kNoCategoryBit && ((category_mask_ >> bit) & 1) != 0) return true;
+  for (const Type& concrete : concrete_) {
+    if (concrete == ty) return true;
+  }
+  return false;
+}
 
 // An operand or result slot: name, type constraint, and whether it takes zero or more values.
 struct OperandDef {
@@ -66,6 +96,7 @@ struct RegionDef {
   std::string name;
   std::string args;  // none | for_body
   std::string terminator;
+  bool for_body = false;  // args == "for_body"
 };
 
 // An op's type_rule, placement and checks as enums, read once from the row's texts (those stay in
@@ -97,6 +128,7 @@ struct OpDef {
   bool explicit_rule = false;           // is_explicit_rule(type_rule)
   Placement where = Placement::Any;     // placement
   std::vector<OpCheck> check_kinds;     // checks, in order
+  bool mma_signature_rule = false;      // arch_rule == "mma_signature"
 
   std::string_view dialect() const { return std::string_view(name).substr(0, name.find('.')); }
   bool variadic_operands() const { return !operands.empty() && operands.back().variadic; }

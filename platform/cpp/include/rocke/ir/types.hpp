@@ -6,6 +6,7 @@
 // rsrc. The scalar set and the vector/pointer rules come from data/ir.toml.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -24,7 +25,15 @@ struct ScalarInfo {
   int bits;
   int exp_bits;
   int man_bits;
+  bool is_int_kind = false;    // kind == "int", kept as a flag for the per-op type checks
+  bool is_float_kind = false;  // kind == "float"
 };
+
+namespace detail {
+// The [[scalar]] rows by index, read on first use (Type::info() runs for most type tests).
+const ScalarInfo* load_scalar_table();
+inline std::atomic<const ScalarInfo*> scalar_table{nullptr};
+}  // namespace detail
 
 class Type {
  public:
@@ -50,7 +59,11 @@ class Type {
   std::string category() const;  // int, float, vec_int, vec_float, ptr_<space>, rsrc
 
   // Scalars and vectors.
-  const ScalarInfo& info() const;  // the scalar, or a vector's element
+  // The scalar, or a vector's element.
+  const ScalarInfo& info() const {
+    const ScalarInfo* table = detail::scalar_table.load(std::memory_order_acquire);
+    return (table != nullptr ? table : detail::load_scalar_table())[scalar_];
+  }
   Type element() const;            // the scalar itself, or a vector's element type
   Type elem() const { return element(); }
   int lanes() const;               // 1 for scalars
