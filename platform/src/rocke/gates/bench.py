@@ -125,8 +125,8 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
     """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
     three columns are the mean per config over the same configs, the family's built ones (the
     first max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
-    config's median time over their count, the native emitter one run over a file of those configs
-    (its per-run cost included) over their count."""
+    config's median time over their count, the native emitter the median of `runs` runs over a file
+    of those configs (its per-run cost included) over their count."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -136,7 +136,7 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        native = native_seconds_per_built_config(family, runs=max(1, runs // 2), configs=configs)
+        native = native_seconds_per_built_config(family, runs=runs, configs=configs)
         py_med, cpp_med = statistics.fmean(py), statistics.fmean(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
                      "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
