@@ -84,38 +84,28 @@ constexpr char digit_pairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-// The digits of value < 10000 at at (room for 4 bytes is there).
-void put_small(char* at, unsigned value, Sink& out) {
+// The digits of value < 10000 at at; returns their end.
+char* write_small(char* at, unsigned value) {
   if (value < 10) {
     at[0] = static_cast<char>('0' + value);
-    out.commit(at + 1);
-  } else if (value < 100) {
+    return at + 1;
+  }
+  if (value < 100) {
     std::memcpy(at, digit_pairs + value * 2, 2);
-    out.commit(at + 2);
-  } else if (value < 1000) {
+    return at + 2;
+  }
+  if (value < 1000) {
     at[0] = static_cast<char>('0' + value / 100);
     std::memcpy(at + 1, digit_pairs + (value % 100) * 2, 2);
-    out.commit(at + 3);
-  } else {
-    std::memcpy(at, digit_pairs + (value / 100) * 2, 2);
-    std::memcpy(at + 2, digit_pairs + (value % 100) * 2, 2);
-    out.commit(at + 4);
+    return at + 3;
   }
+  std::memcpy(at, digit_pairs + (value / 100) * 2, 2);
+  std::memcpy(at + 2, digit_pairs + (value % 100) * 2, 2);
+  return at + 4;
 }
 
-// The decimal digits of value (as std::to_chars), written in place backwards from the last digit,
-// two at a time.
-void put_int(Sink& out, std::int64_t value) {
-  char* at = out.room(24);  // a sign and at most 19 digits
-  if (value < 0) {
-    out.commit(std::to_chars(at, at + 24, value).ptr);
-    return;
-  }
-  if (value < 10000) {  // most ids and attributes: digits placed directly
-    put_small(at, static_cast<unsigned>(value), out);
-    return;
-  }
-  auto rest = static_cast<std::uint64_t>(value);
+// The digits of value >= 10000, written backwards from the last digit, two at a time.
+[[gnu::noinline]] char* write_large(char* at, std::uint64_t rest) {
   std::size_t digits = 1;
   for (std::uint64_t bound = 10; rest >= bound && digits < 19; bound *= 10) ++digits;
   char* end = at + digits;
@@ -131,40 +121,74 @@ void put_int(Sink& out, std::int64_t value) {
   } else {
     *--cursor = static_cast<char>('0' + rest);
   }
-  out.commit(end);
+  return end;
+}
+
+// The decimal text of value (as std::to_chars) at at, which has room for 20 bytes; returns its end.
+char* write_int(char* at, std::int64_t value) {
+  if (value < 0) return std::to_chars(at, at + 20, value).ptr;
+  if (value < 10000) return write_small(at, static_cast<unsigned>(value));  // most ids and attributes
+  return write_large(at, static_cast<std::uint64_t>(value));
+}
+
+void put_int(Sink& out, std::int64_t value) {
+  char* at = out.room(20);  // a sign and at most 19 digits
+  out.commit(write_int(at, value));
 }
 
 void put_id(Sink& out, const Value* value) {
-  out.put('%');
-  put_int(out, value->id);
+  char* at = out.room(21);  // "%", a sign and at most 19 digits
+  *at = '%';
+  out.commit(write_int(at + 1, value->id));
 }
 
-// Type::text() of ty, spelled once per type and thread. A small direct-mapped table keyed by the
-// type's packed fields (Type::hash() keeps each field in its own byte, so it is a unique key).
-const std::string& type_text(const Type& ty) {
-  struct Slot {
-    std::size_t key = ~std::size_t{0};
-    std::string text;
-  };
-  thread_local std::array<Slot, 256> spelled;
-  const std::size_t key = ty.hash();
-  Slot& slot = spelled[(key ^ (key >> 7) ^ (key >> 13) ^ (key >> 22)) & 255];
-  if (slot.key != key) {
-    slot.text = ty.text();
-    slot.key = key;
+// Type::text() of ty, spelled once per type and thread into a small direct-mapped table keyed by the
+// type's packed fields (Type::hash() keeps each field in its own byte, so it is a unique key). The
+// table is plain bytes (no per-access initialisation check) and a text is copied with one fixed-size
+// copy; a text longer than a slot is spelled each time.
+constexpr std::size_t slot_chars = 32;
+struct TypeSlot {
+  std::uint32_t key_plus_one;  // 0: empty
+  std::uint32_t size;
+  char chars[slot_chars];
+};
+
+// Fills slot with ty's text; false when the text does not fit (then it was written to out).
+[[gnu::noinline]] bool spell_type(Sink& out, const Type& ty, TypeSlot& slot, std::size_t key) {
+  const std::string text = ty.text();
+  if (text.size() > slot_chars) {
+    out.put(text);
+    return false;
   }
-  return slot.text;
+  std::memcpy(slot.chars, text.data(), text.size());
+  slot.size = static_cast<std::uint32_t>(text.size());
+  slot.key_plus_one = static_cast<std::uint32_t>(key + 1);
+  return true;
+}
+
+void put_type(Sink& out, const Type& ty) {
+  thread_local TypeSlot spelled[256];
+  const std::size_t key = ty.hash();
+  TypeSlot& slot = spelled[(key ^ (key >> 7) ^ (key >> 13) ^ (key >> 22)) & 255];
+  if (slot.key_plus_one != key + 1 && !spell_type(out, ty, slot, key)) return;
+  char* at = out.room(slot_chars);
+  std::memcpy(at, slot.chars, slot_chars);
+  out.commit(at + slot.size);
 }
 
 void put_def(Sink& out, const Value* value) {
   put_id(out, value);
   if (value->name.has_value() && !value->name->empty()) {
-    out.put(" \"");
-    out.put(*value->name);
-    out.put('"');
+    const std::string& name = *value->name;
+    char* at = out.room(name.size() + 3);  // ' "NAME"'
+    at[0] = ' ';
+    at[1] = '"';
+    std::memcpy(at + 2, name.data(), name.size());
+    at[name.size() + 2] = '"';
+    out.commit(at + name.size() + 3);
   }
   out.put(" : ");
-  out.put(type_text(value->type));
+  put_type(out, value->type);
 }
 
 // The table row of op's opcode: the one the op was made with, when it still names it.
@@ -174,7 +198,7 @@ const ir::OpDef& opdef_of(const Op& op) {
 }
 
 // One attribute as ir::append_attr spells it (attrs.cpp), written straight into the sink.
-void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, std::string_view num_text) {
+void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, const Type& num_type) {
   out.put(adef.name);
   switch (adef.code) {
     case ir::AttrKind::Bool:
@@ -193,7 +217,11 @@ void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, std::s
         put_int(out, value.i);
       }
       out.put(" : ");
-      out.put(num_text);
+      if (num_type.is_none()) {
+        out.put('?');
+      } else {
+        put_type(out, num_type);
+      }
       return;
     case ir::AttrKind::I32:
     case ir::AttrKind::I64: break;
@@ -207,13 +235,20 @@ void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, std::s
 void put_attr_dict(Sink& out, const Op& op, const ir::OpDef& opdef) {
   if (opdef.attrs.empty()) return;
   out.put(" {");
+  // A num attribute is typed by the first result.
+  const Type num_type = op.results.empty() ? Type() : op.results[0]->type;
+  // Both lists are sorted by name, so an op's attribute is most often the next one of its map.
+  auto next = op.attrs.begin();
   bool first = true;
   for (const AttrDef& adef : opdef.attrs) {
     if (!first) out.put(", ");
     first = false;
-    std::string_view num_text = "?";  // a num attribute is typed by the first result
-    if (adef.code == ir::AttrKind::Num && !op.results.empty() && !op.results[0]->type.is_none()) num_text = type_text(op.results[0]->type);
-    put_attr(out, adef, attr_at(op.attrs, adef.name), num_text);
+    if (next != op.attrs.end() && next->first == adef.name) {
+      put_attr(out, adef, next->second, num_type);
+      ++next;
+    } else {
+      put_attr(out, adef, attr_at(op.attrs, adef.name), num_type);
+    }
   }
   out.put('}');
 }
