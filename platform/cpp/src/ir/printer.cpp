@@ -52,9 +52,16 @@ class Sink {
     *room(1) = c;
     ++pos_;
   }
+  // Indentation: copied from a fixed run of spaces (one fixed-size copy) when it is that short.
   void put_spaces(std::size_t n) {
-    char* at = room(n);
-    std::memset(at, ' ', n);
+    static constexpr std::size_t run = 64;
+    static constexpr char spaces[run + 1] = "                                                                ";
+    char* at = room(n > run ? n : run);
+    if (n > run) {
+      std::memset(at, ' ', n);
+    } else {
+      std::memcpy(at, spaces, run);
+    }
     pos_ += n;
   }
 
