@@ -1,7 +1,6 @@
 // Python twin: rocke/ir/printer.py
 #include "rocke/ir/printer.hpp"
 
-#include <array>
 #include <charconv>
 #include <cstring>
 #include <string_view>
@@ -29,9 +28,9 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
   return it->second;
 }
 
-// The text is written through a cursor into one buffer per thread, kept between kernels (so it is
-// neither cleared nor grown again): no capacity check and length update per small append; the
-// text is copied out once at the end.
+// The text is written through a cursor into one buffer per thread, kept between kernels (so it
+// grows only past the longest text so far): one room check per piece and no length update per
+// small append; the text is copied out once at the end.
 class Sink {
  public:
   Sink() : buf_(thread_buffer()) {}
