@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rocke/errors.hpp"
+#include "rocke/ir/attr_text.hpp"
 #include "rocke/ir/facts.hpp"
 #include "rocke/ir/floats.hpp"
 
@@ -203,39 +204,20 @@ const ir::OpDef& opdef_of(const Op& op) {
   return ir::get_op(op.opcode);
 }
 
-// One attribute as ir::append_attr spells it (attrs.cpp), written straight into the sink.
+// One attribute (ir::write_attr, the spelling append_attr uses too), written straight into the sink.
 void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, const Type& num_type) {
-  out.put(adef.name);
-  switch (adef.code) {
-    case ir::AttrKind::Bool:
-      out.put(value.truthy() ? std::string_view(" = true : bool") : std::string_view(" = false : bool"));
-      return;
-    case ir::AttrKind::Str:
-      out.put(" = \"");
-      out.put(value.s);
-      out.put("\" : str");
-      return;
-    case ir::AttrKind::Num:
-      out.put(" = ");
-      if (value.is_float()) {
-        out.put(ir::format_float_hex(value.f));
-      } else {
-        put_int(out, value.i);
-      }
-      out.put(" : ");
-      if (num_type.is_none()) {
-        out.put('?');
-      } else {
-        put_type(out, num_type);
-      }
-      return;
-    case ir::AttrKind::I32:
-    case ir::AttrKind::I64: break;
-  }
-  out.put(" = ");
-  put_int(out, value.i);
-  out.put(" : ");
-  out.put(adef.kind);
+  struct SinkWriter {
+    Sink& sink;
+    void put(std::string_view part) { sink.put(part); }
+    void put_int(std::int64_t number) { ::rocke::ir::put_int(sink, number); }
+  } writer{out};
+  ir::write_attr(writer, adef, value, [&num_type](SinkWriter& w) {
+    if (num_type.is_none()) {
+      w.sink.put('?');
+    } else {
+      put_type(w.sink, num_type);
+    }
+  });
 }
 
 void put_attr_dict(Sink& out, const Op& op, const ir::OpDef& opdef) {
