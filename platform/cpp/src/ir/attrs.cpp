@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "rocke/errors.hpp"
+#include "rocke/ir/attr_text.hpp"
 #include "rocke/ir/facts.hpp"
 #include "rocke/ir/floats.hpp"
 #include "rocke/util/strings.hpp"
@@ -302,33 +303,12 @@ AttrValue normalize_num(double value, const Type& ty) {
 }
 
 void append_attr(std::string& out, const AttrDef& adef, const AttrValue& value, std::string_view num_text) {
-  out += adef.name;
-  switch (adef.code) {
-    case AttrKind::Bool:
-      out += value.truthy() ? " = true : bool" : " = false : bool";
-      return;
-    case AttrKind::Str:
-      out += " = \"";
-      out += value.s;
-      out += "\" : str";
-      return;
-    case AttrKind::Num:
-      out += " = ";
-      if (value.is_float()) {
-        out += format_float_hex(value.f);
-      } else {
-        append_int(out, value.i);
-      }
-      out += " : ";
-      out += num_text;
-      return;
-    case AttrKind::I32:
-    case AttrKind::I64: break;
-  }
-  out += " = ";
-  append_int(out, value.i);
-  out += " : ";
-  out += adef.kind;
+  struct StringWriter {
+    std::string& text;
+    void put(std::string_view part) { text += part; }
+    void put_int(std::int64_t number) { ::rocke::ir::append_int(text, number); }
+  } writer{out};
+  write_attr(writer, adef, value, [num_text](StringWriter& w) { w.put(num_text); });
 }
 
 std::string format_attr(std::string_view kind, std::string_view name, const AttrValue& value, const Type& num_type) {

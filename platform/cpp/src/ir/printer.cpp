@@ -2,11 +2,14 @@
 #include "rocke/ir/printer.hpp"
 
 #include <charconv>
-#include <unordered_map>
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "rocke/errors.hpp"
+#include "rocke/ir/attr_text.hpp"
 #include "rocke/ir/facts.hpp"
+#include "rocke/ir/floats.hpp"
 
 namespace rocke::ir {
 
@@ -26,30 +29,173 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
   return it->second;
 }
 
-void put_id(std::string& out, const Value* value) {
-  char text[24];  // "%" and the digits, appended at once
-  text[0] = '%';
-  char* end = std::to_chars(text + 1, text + sizeof text, value->id).ptr;
-  out.append(text, end);
+// The text is written through a cursor into one buffer per thread, kept between kernels (so it
+// grows only past the longest text so far): one room check per piece and no length update per
+// small append; the text is copied out once at the end.
+class Sink {
+ public:
+  Sink() : buf_(thread_buffer()) {}
+
+  // Room for at most n bytes at the cursor; commit() says where the writing stopped.
+  char* room(std::size_t n) {
+    if (buf_.size() - pos_ < n) grow(n);
+    return buf_.data() + pos_;
+  }
+  void commit(const char* end) { pos_ = static_cast<std::size_t>(end - buf_.data()); }
+
+  void put(std::string_view text) {
+    char* at = room(text.size());
+    std::memcpy(at, text.data(), text.size());
+    pos_ += text.size();
+  }
+  void put(char c) {
+    *room(1) = c;
+    ++pos_;
+  }
+  // Indentation: copied from a fixed run of spaces (one fixed-size copy) when it is that short.
+  void put_spaces(std::size_t n) {
+    static constexpr std::size_t run = 64;
+    static constexpr char spaces[run + 1] = "                                                                ";
+    char* at = room(n > run ? n : run);
+    if (n > run) {
+      std::memset(at, ' ', n);
+    } else {
+      std::memcpy(at, spaces, run);
+    }
+    pos_ += n;
+  }
+
+  std::size_t size() const { return pos_; }
+  std::string_view since(std::size_t start) const { return {buf_.data() + start, pos_ - start}; }
+  void rewind(std::size_t start) { pos_ = start; }
+
+  std::string text() const { return std::string(buf_.data(), pos_); }
+
+ private:
+  static std::string& thread_buffer() {
+    thread_local std::string buffer(16384, '\0');
+    return buffer;
+  }
+  [[gnu::noinline, gnu::cold]] void grow(std::size_t n) {
+    std::size_t want = buf_.size() * 2;
+    if (want < pos_ + n) want = pos_ + n;
+    buf_.resize(want);
+  }
+
+  std::string& buf_;
+  std::size_t pos_ = 0;
+};
+
+constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// The digits of value < 10000 at at; returns their end.
+char* write_small(char* at, unsigned value) {
+  if (value < 10) {
+    at[0] = static_cast<char>('0' + value);
+    return at + 1;
+  }
+  if (value < 100) {
+    std::memcpy(at, digit_pairs + value * 2, 2);
+    return at + 2;
+  }
+  if (value < 1000) {
+    at[0] = static_cast<char>('0' + value / 100);
+    std::memcpy(at + 1, digit_pairs + (value % 100) * 2, 2);
+    return at + 3;
+  }
+  std::memcpy(at, digit_pairs + (value / 100) * 2, 2);
+  std::memcpy(at + 2, digit_pairs + (value % 100) * 2, 2);
+  return at + 4;
 }
 
-// Type::text() of ty, spelled once per type and thread.
-const std::string& type_text(const Type& ty) {
-  thread_local std::unordered_map<Type, std::string> spelled;
-  auto found = spelled.find(ty);
-  if (found != spelled.end()) return found->second;
-  return spelled.emplace(ty, ty.text()).first->second;
+// The digits of value >= 10000, written backwards from the last digit, two at a time.
+[[gnu::noinline]] char* write_large(char* at, std::uint64_t rest) {
+  std::size_t digits = 1;
+  for (std::uint64_t bound = 10; rest >= bound && digits < 19; bound *= 10) ++digits;
+  char* end = at + digits;
+  char* cursor = end;
+  while (rest >= 100) {
+    cursor -= 2;
+    std::memcpy(cursor, digit_pairs + (rest % 100) * 2, 2);
+    rest /= 100;
+  }
+  if (rest >= 10) {
+    cursor -= 2;
+    std::memcpy(cursor, digit_pairs + rest * 2, 2);
+  } else {
+    *--cursor = static_cast<char>('0' + rest);
+  }
+  return end;
 }
 
-void put_def(std::string& out, const Value* value) {
+// The decimal text of value (as std::to_chars) at at, which has room for 20 bytes; returns its end.
+char* write_int(char* at, std::int64_t value) {
+  if (value < 0) return std::to_chars(at, at + 20, value).ptr;
+  if (value < 10000) return write_small(at, static_cast<unsigned>(value));  // most ids and attributes
+  return write_large(at, static_cast<std::uint64_t>(value));
+}
+
+void put_int(Sink& out, std::int64_t value) {
+  char* at = out.room(20);  // a sign and at most 19 digits
+  out.commit(write_int(at, value));
+}
+
+void put_id(Sink& out, const Value* value) {
+  char* at = out.room(21);  // "%", a sign and at most 19 digits
+  *at = '%';
+  out.commit(write_int(at + 1, value->id));
+}
+
+// Type::text() of ty, spelled once per type and thread into a small direct-mapped table keyed by the
+// type's packed fields (Type::hash() keeps each field in its own byte, so it is a unique key). The
+// table is plain bytes (no per-access initialisation check) and a text is copied with one fixed-size
+// copy; a text longer than a slot is spelled each time.
+constexpr std::size_t slot_chars = 32;
+struct TypeSlot {
+  std::uint32_t key_plus_one;  // 0: empty
+  std::uint32_t size;
+  char chars[slot_chars];
+};
+
+// Fills slot with ty's text; false when the text does not fit (then it was written to out).
+[[gnu::noinline]] bool spell_type(Sink& out, const Type& ty, TypeSlot& slot, std::size_t key) {
+  const std::string text = ty.text();
+  if (text.size() > slot_chars) {
+    out.put(text);
+    return false;
+  }
+  std::memcpy(slot.chars, text.data(), text.size());
+  slot.size = static_cast<std::uint32_t>(text.size());
+  slot.key_plus_one = static_cast<std::uint32_t>(key + 1);
+  return true;
+}
+
+void put_type(Sink& out, const Type& ty) {
+  thread_local TypeSlot spelled[256];
+  const std::size_t key = ty.hash();
+  TypeSlot& slot = spelled[(key ^ (key >> 7) ^ (key >> 13) ^ (key >> 22)) & 255];
+  if (slot.key_plus_one != key + 1 && !spell_type(out, ty, slot, key)) return;
+  char* at = out.room(slot_chars);
+  std::memcpy(at, slot.chars, slot_chars);
+  out.commit(at + slot.size);
+}
+
+void put_def(Sink& out, const Value* value) {
   put_id(out, value);
   if (value->name.has_value() && !value->name->empty()) {
-    out += " \"";
-    out += *value->name;
-    out += '"';
+    const std::string& name = *value->name;
+    char* at = out.room(name.size() + 3);  // ' "NAME"'
+    at[0] = ' ';
+    at[1] = '"';
+    std::memcpy(at + 2, name.data(), name.size());
+    at[name.size() + 2] = '"';
+    out.commit(at + name.size() + 3);
   }
-  out += " : ";
-  out += type_text(value->type);
+  out.put(" : ");
+  put_type(out, value->type);
 }
 
 // The table row of op's opcode: the one the op was made with, when it still names it.
@@ -58,66 +204,88 @@ const ir::OpDef& opdef_of(const Op& op) {
   return ir::get_op(op.opcode);
 }
 
-void put_attr_dict(std::string& out, const Op& op) {
-  const ir::OpDef& opdef = opdef_of(op);
-  if (opdef.attrs.empty()) return;
-  out += " {";
-  bool first = true;
-  for (const AttrDef& adef : opdef.attrs) {
-    if (!first) out += ", ";
-    first = false;
-    std::string_view num_text = "?";  // a num attribute is typed by the first result
-    if (adef.code == ir::AttrKind::Num && !op.results.empty() && !op.results[0]->type.is_none()) num_text = type_text(op.results[0]->type);
-    ir::append_attr(out, adef, attr_at(op.attrs, adef.name), num_text);
-  }
-  out += '}';
+// One attribute (ir::write_attr, the spelling append_attr uses too), written straight into the sink.
+void put_attr(Sink& out, const AttrDef& adef, const ir::AttrValue& value, const Type& num_type) {
+  struct SinkWriter {
+    Sink& sink;
+    void put(std::string_view part) { sink.put(part); }
+    void put_int(std::int64_t number) { ::rocke::ir::put_int(sink, number); }
+  } writer{out};
+  ir::write_attr(writer, adef, value, [&num_type](SinkWriter& w) {
+    if (num_type.is_none()) {
+      w.sink.put('?');
+    } else {
+      put_type(w.sink, num_type);
+    }
+  });
 }
 
-void put_region(std::string& out, const Region& region, std::size_t depth) {
+void put_attr_dict(Sink& out, const Op& op, const ir::OpDef& opdef) {
+  if (opdef.attrs.empty()) return;
+  out.put(" {");
+  // A num attribute is typed by the first result.
+  const Type num_type = op.results.empty() ? Type() : op.results[0]->type;
+  // Both lists are sorted by name, so an op's attribute is most often the next one of its map.
+  auto next = op.attrs.begin();
+  bool first = true;
+  for (const AttrDef& adef : opdef.attrs) {
+    if (!first) out.put(", ");
+    first = false;
+    if (next != op.attrs.end() && next->first == adef.name) {
+      put_attr(out, adef, next->second, num_type);
+      ++next;
+    } else {
+      put_attr(out, adef, attr_at(op.attrs, adef.name), num_type);
+    }
+  }
+  out.put('}');
+}
+
+void put_region(Sink& out, const Region& region, std::size_t depth) {
   const std::size_t pad = static_cast<std::size_t>(ir::format_facts().indent) * depth;
   for (const Op* op : region.ops) {
     // The op's head line is written in place; an op with regions repeats it before each one.
     const std::size_t head_start = out.size();
-    out.append(pad, ' ');
+    out.put_spaces(pad);
     if (!op->results.empty()) {
       for (std::size_t i = 0; i < op->results.size(); ++i) {
-        if (i != 0) out += ", ";
+        if (i != 0) out.put(", ");
         put_def(out, op->results[i]);
       }
-      out += " = ";
+      out.put(" = ");
     }
-    out += op->opcode;
+    out.put(op->opcode);
     for (std::size_t i = 0; i < op->operands.size(); ++i) {
-      out += i == 0 ? " " : ", ";
+      out.put(i == 0 ? std::string_view(" ") : std::string_view(", "));
       put_id(out, op->operands[i]);
     }
-    put_attr_dict(out, *op);
+    const ir::OpDef& opdef = opdef_of(*op);
+    put_attr_dict(out, *op, opdef);
     if (op->regions.empty()) {
-      out += '\n';
+      out.put('\n');
       continue;
     }
-    std::string head = out.substr(head_start);
-    out.resize(head_start);
-    const ir::OpDef& opdef = opdef_of(*op);
+    std::string head(out.since(head_start));
+    out.rewind(head_start);
     for (std::size_t r = 0; r < op->regions.size(); ++r) {
       const Region& inner = *op->regions[r];
-      out += head;
-      out += ' ';
-      out += opdef.regions.at(r).name;
+      out.put(head);
+      out.put(' ');
+      out.put(opdef.regions.at(r).name);
       if (!inner.args.empty()) {
-        out += '(';
+        out.put('(');
         for (std::size_t i = 0; i < inner.args.size(); ++i) {
-          if (i != 0) out += ", ";
+          if (i != 0) out.put(", ");
           put_def(out, inner.args[i]);
         }
-        out += ')';
+        out.put(')');
       }
-      out += " {\n";
+      out.put(" {\n");
       put_region(out, inner, depth + 1);
       head = std::string(pad, ' ') + "}";
     }
-    out += head;
-    out += '\n';
+    out.put(head);
+    out.put('\n');
   }
 }
 
@@ -133,21 +301,28 @@ std::string attr_list(const std::vector<AttrDef>& defs, const ir::AttrMap& attrs
 }  // namespace
 
 std::string print_kernel(const KernelDef& kernel) {
-  std::string out;
-  out.reserve(4096);
-  out += ir::format_facts().version;
-  out += '\n';
-  out += "kernel @" + kernel.name + " {" + attr_list(ir::kernel_attrs(), kernel.attrs) + "}\n";
+  Sink out;
+  out.put(ir::format_facts().version);
+  out.put('\n');
+  out.put("kernel @");
+  out.put(kernel.name);
+  out.put(" {");
+  out.put(attr_list(ir::kernel_attrs(), kernel.attrs));
+  out.put("}\n");
   for (const ir::Param& param : kernel.params) {
-    out += "param ";
+    out.put("param ");
     put_def(out, param.value);
-    if (param.value->type.is_ptr()) out += std::string(" {") + attr_list(ir::param_attrs(), param.attrs) + "}";
-    out += '\n';
+    if (param.value->type.is_ptr()) {
+      out.put(" {");
+      out.put(attr_list(ir::param_attrs(), param.attrs));
+      out.put('}');
+    }
+    out.put('\n');
   }
-  out += "body {\n";
+  out.put("body {\n");
   put_region(out, *kernel.body, 1);
-  out += "}\n";
-  return out;
+  out.put("}\n");
+  return out.text();
 }
 
 }  // namespace rocke::ir
