@@ -73,10 +73,20 @@ FieldValue parse_value(std::string_view family, std::string_view key, std::strin
   return std::string(raw);
 }
 
-KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text) {
+namespace {
+
+// The field names, sorted: only the error paths need them (the unknown-key message lists them and
+// the first missing key is the first in this order), so parse_kv sorts them only on those paths.
+std::vector<std::string> sorted_keys(const std::vector<SpecField>& types) {
   std::vector<std::string> known;
   for (const SpecField& type : types) known.push_back(type.name);
   std::sort(known.begin(), known.end());
+  return known;
+}
+
+}  // namespace
+
+KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text) {
   KvValues values;
   for (std::string_view pair : text.empty() ? std::vector<std::string_view>{} : split_spaces(text)) {
     std::size_t eq = pair.find('=');
@@ -87,13 +97,17 @@ KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, 
     std::string_view raw = pair.substr(eq + 1);
     auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return t.name == key; });
     if (type == types.end()) {
-      throw SpecError(util::cat(family, ": unknown key '", key, "'; known keys: ", util::join(known, ", ")));
+      throw SpecError(
+          util::cat(family, ": unknown key '", key, "'; known keys: ", util::join(sorted_keys(types), ", ")));
     }
     if (values.find(key) != values.end()) throw SpecError(util::cat(family, ": key '", key, "' given twice"));
     values.emplace(std::string(key), parse_value(family, key, raw, type->kind));
   }
-  for (const std::string& key : known) {
-    if (values.find(key) == values.end()) throw SpecError(util::cat(family, ": missing key '", key, "'"));
+  // Every key parsed is a known one, given once: a key is missing exactly when the counts differ.
+  if (values.size() != types.size()) {
+    for (const std::string& key : sorted_keys(types)) {
+      if (values.find(key) == values.end()) throw SpecError(util::cat(family, ": missing key '", key, "'"));
+    }
   }
   return values;
 }
@@ -103,7 +117,17 @@ std::string spec_digest(std::string_view family, std::string_view kv) {
 }
 
 std::string spec_kernel_name(std::string_view family, std::string_view kv) {
-  return util::cat(family, "_", spec_digest(family, kv).substr(0, 10));
+  // One config asks for its kernel name more than once (builder, launch contract): the last
+  // answer of this thread is kept, so the digest is hashed once per spec.
+  thread_local std::string last_family;
+  thread_local std::string last_kv;
+  thread_local std::string last_name;
+  if (!last_name.empty() && family == last_family && kv == last_kv) return last_name;
+  std::string name = util::cat(family, "_", spec_digest(family, kv).substr(0, 10));
+  last_family.assign(family);
+  last_kv.assign(kv);
+  last_name = name;
+  return name;
 }
 
 }  // namespace rocke::families

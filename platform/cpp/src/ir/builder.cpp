@@ -221,6 +221,7 @@ Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
     throw TypeError("param '" + name + "': type " + type.text() + " is not allowed; allowed: " + param_types().text());
   }
   AttrMap attrs;
+  if (type.is_ptr()) attrs.reserve(param_attrs().size());
   for (const AttrDef& adef : param_attrs()) {
     std::optional<AttrValue> value;
     if (adef.name == "align" && opts.align.has_value()) value = AttrValue::integer(*opts.align);
@@ -233,10 +234,14 @@ Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
       }
       continue;
     }
-    if (!value.has_value()) value = adef.default_value;
+    if (!value.has_value()) {
+      // Defaults passed this same check when the table was read (attr_def_from_row).
+      attrs.emplace_hint(attrs.end(), adef.name, *adef.default_value);
+      continue;
+    }
     std::optional<std::string> problem = check_attr_value(adef, *value, Type());
     if (problem.has_value()) throw ValueError("param '" + name + "': " + *problem);
-    attrs.emplace(adef.name, *value);
+    attrs.emplace_hint(attrs.end(), adef.name, std::move(*value));  // param_attrs() is sorted by name
   }
   Value* value = new_value(type, name);
   params_.push_back(Param{value, std::move(attrs)});
