@@ -117,17 +117,7 @@ std::string spec_digest(std::string_view family, std::string_view kv) {
 }
 
 std::string spec_kernel_name(std::string_view family, std::string_view kv) {
-  // One config asks for its kernel name more than once (builder, launch contract): the last
-  // answer of this thread is kept, so the digest is hashed once per spec.
-  thread_local std::string last_family;
-  thread_local std::string last_kv;
-  thread_local std::string last_name;
-  if (!last_name.empty() && family == last_family && kv == last_kv) return last_name;
-  std::string name = util::cat(family, "_", spec_digest(family, kv).substr(0, 10));
-  last_family.assign(family);
-  last_kv.assign(kv);
-  last_name = name;
-  return name;
+  return util::cat(family, "_", spec_digest(family, kv).substr(0, 10));
 }
 
 }  // namespace rocke::families

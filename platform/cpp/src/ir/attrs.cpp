@@ -2,7 +2,6 @@
 #include "rocke/ir/attrs.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "rocke/errors.hpp"
 #include "rocke/ir/attr_text.hpp"
@@ -34,11 +33,6 @@ int int_kind_bits(std::string_view kind) { return kind == "i32" ? 32 : (kind == 
 AttrKind attr_kind_code(std::string_view kind) {
   auto at = std::find(std::begin(kAttrKinds), std::end(kAttrKinds), kind);
   return static_cast<AttrKind>(at - std::begin(kAttrKinds));
-}
-
-void append_int(std::string& out, std::int64_t value) {
-  char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
 }
 
 std::string optional_int_text(const std::optional<std::int64_t>& v) {
@@ -306,7 +300,7 @@ void append_attr(std::string& out, const AttrDef& adef, const AttrValue& value, 
   struct StringWriter {
     std::string& text;
     void put(std::string_view part) { text += part; }
-    void put_int(std::int64_t number) { ::rocke::ir::append_int(text, number); }
+    void put_int(std::int64_t number) { util::append_int(text, number); }
   } writer{out};
   write_attr(writer, adef, value, [num_text](StringWriter& w) { w.put(num_text); });
 }
