@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from rocke.arch import parse_layout_expr
+from rocke.arch import get_arch, parse_layout_expr
 from rocke.arch.layout_expr import LayoutExprError
 from rocke.families.configs import ConfigLine
 from rocke.families.registry import Family
 from rocke.gates.emitters import emit_python
-from rocke.ir import Builder, VerifyError, f16, f32, ptr
+from rocke.ir import Builder, VerifyError, f16, f32, ptr, verify
 from rocke.ir.builder import defer_finish_verify
 from rocke.ir.samples import axpy
+from rocke.ir.verifier import verify_once
 from rocke.lower import lower
 
 
@@ -59,6 +60,27 @@ def test_one_pass_emission_equals_build_and_lower() -> None:
     out = emit_python(_family(build), ConfigLine(0, "gfx942", "x=1", False), resource_table=False)
     kernel = axpy()
     assert out.ll == {flavor: lower(kernel, arch="gfx942", flavor=flavor) for flavor in ("llvm20", "llvm22")}
+
+
+def test_verify_once_walks_a_kernel_once_per_arch() -> None:
+    """A kernel changed after its verification shows what the scope skips: the same kernel for the
+    same arch object only (C++ twin: rocke_emit_test's check_verify_once)."""
+    kernel, other = axpy(), axpy()
+    gfx942 = get_arch("gfx942")
+    with verify_once():
+        verify(kernel, gfx942)
+        kernel.name = other.name = "9bad"  # the scope's contract forbids this; it shows the skip
+        verify(kernel, gfx942)  # verified here for gfx942 already: not walked
+        for arch in (get_arch("gfx950"), None):
+            with pytest.raises(VerifyError, match="invalid kernel name"):
+                verify(kernel, arch)
+        with pytest.raises(VerifyError, match="invalid kernel name"):
+            verify(other, gfx942)  # another kernel
+        with verify_once():
+            with pytest.raises(VerifyError, match="invalid kernel name"):
+                verify(kernel, gfx942)  # an inner scope knows only its own verifications
+    with pytest.raises(VerifyError, match="invalid kernel name"):
+        verify(kernel, gfx942)  # the scope is gone
 
 
 def test_deferred_finish_counts_and_nests() -> None:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.hpp"
+#include "rocke/arch/target.hpp"
 #include "rocke/families/configs.hpp"
 #include "rocke/families/registry.hpp"
 #include "rocke/gates/emitter_cli.hpp"
@@ -398,9 +399,37 @@ void check_emit_family_error_order() {
            "emit_family's .ll is lower()'s (which verifies)");
 }
 
+// A kernel changed after its verification shows what a VerifyOnce skips: the same kernel for the
+// same arch object only. Python twin: test_gates_emit_verified.py's
+// test_verify_once_walks_a_kernel_once_per_arch.
+void check_verify_once() {
+  using rocke::ir::verify;
+  rocke::ir::KernelDef kernel = rocke::ir::samples::axpy();
+  rocke::ir::KernelDef other = rocke::ir::samples::axpy();
+  const rocke::arch::ArchTarget& gfx942 = rocke::arch::get_arch("gfx942");
+  const rocke::arch::ArchTarget& gfx950 = rocke::arch::get_arch("gfx950");
+  const std::string bad_name = "[kernel] kernel: invalid kernel name";
+  {
+    rocke::ir::VerifyOnce once;
+    verify(kernel, &gfx942);
+    kernel.name = other.name = "9bad";  // the scope's contract forbids this; it shows the skip
+    verify(kernel, &gfx942);            // verified here for gfx942 already: not walked
+    rocke_test::check_throws<rocke::VerifyError>([&] { verify(kernel, &gfx950); }, bad_name, "another arch walks");
+    rocke_test::check_throws<rocke::VerifyError>([&] { verify(kernel); }, bad_name, "no arch walks");
+    rocke_test::check_throws<rocke::VerifyError>([&] { verify(other, &gfx942); }, bad_name, "another kernel walks");
+    {
+      rocke::ir::VerifyOnce inner;
+      rocke_test::check_throws<rocke::VerifyError>([&] { verify(kernel, &gfx942); }, bad_name,
+                                                   "an inner scope knows only its own verifications");
+    }
+  }
+  rocke_test::check_throws<rocke::VerifyError>([&] { verify(kernel, &gfx942); }, bad_name, "the scope is gone");
+}
+
 int main() {
   register_toy();
   check_emit_family_error_order();
+  check_verify_once();
   fs::path dir = temp_dir();
   check_frames();
   check_configs();

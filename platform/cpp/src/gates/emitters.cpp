@@ -42,6 +42,7 @@ std::pair<ir::KernelDef, bool> build_deferred(const families::Family& family, st
 
 Emitted emit_family(const families::Family& family, std::string_view kv, std::string_view arch,
                     const std::vector<std::string>& flavors) {
+  ir::VerifyOnce once;  // the builder's own verify(kernel, arch) makes the one below free
   auto [kernel, unverified] = build_deferred(family, kv, arch);
   Emitted out;
   if (!flavors.empty()) {

@@ -23,6 +23,7 @@ from rocke.families.configs import ConfigLine, config_path
 from rocke.gates.frames import FrameError, read_records
 from rocke.ir import KernelDef, print_kernel, verify
 from rocke.ir.builder import defer_finish_verify
+from rocke.ir.verifier import verify_once
 from rocke.lower import LowerError, lower_verified
 
 FLAVORS = ("llvm20", "llvm22")
@@ -62,30 +63,32 @@ def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = F
 def _emit_verified(build: Callable[[], KernelDef], arch: str, flavors: tuple[str, ...]) -> KernelDef:
     """build()'s kernel, verified once for arch as lower() would verify it (C++ twin:
     gates::emit_family): finish's verification is deferred and done here, so each flavor lowers
-    without verifying again. An error after a deferred finish, or a builder that finished several
-    kernels, builds again with finish verifying, so what is raised is what the plain build and
-    lower raise (builders are pure); an error before finish is the plain build's already."""
-    kernel = None
-    with defer_finish_verify() as scope:
-        try:
-            kernel = build()
-        except Exception:
-            if scope.deferred == 0:
+    without verifying again, and a builder's own verify(kernel, arch) makes this one free. An error
+    after a deferred finish, or a builder that finished several kernels, builds again with finish
+    verifying, so what is raised is what the plain build and lower raise (builders are pure); an
+    error before finish is the plain build's already."""
+    with verify_once():  # the builder's own verify(kernel, arch) makes the one below free
+        kernel = None
+        with defer_finish_verify() as scope:
+            try:
+                kernel = build()
+            except Exception:
+                if scope.deferred == 0:
+                    raise
+        if kernel is None or scope.deferred > 1:
+            kernel, unverified = build(), False
+        else:
+            unverified = scope.deferred == 1
+        if flavors:
+            try:
+                get_flavor(flavors[0])  # lower() checks the flavor before the arch
+                verify(kernel, resolve_arch(arch))
+            except Exception:
+                if unverified:
+                    verify(kernel)  # finish's error comes first, when there is one
                 raise
-    if kernel is None or scope.deferred > 1:
-        kernel, unverified = build(), False
-    else:
-        unverified = scope.deferred == 1
-    if flavors:
-        try:
-            get_flavor(flavors[0])  # lower() checks the flavor before the arch
-            verify(kernel, resolve_arch(arch))
-        except Exception:
-            if unverified:
-                verify(kernel)  # finish's error comes first, when there is one
-            raise
-    elif unverified:
-        verify(kernel)
+        elif unverified:
+            verify(kernel)
     return kernel
 
 def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:

@@ -8,6 +8,8 @@ the first failure, so the message is deterministic. Locations are paths such as 
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from types import TracebackType
 from typing import Any
 
 from .archlike import ArchLike, resolve_arch_like
@@ -24,8 +26,41 @@ from .types import Type
 
 def verify(kernel: KernelDef, arch: ArchLike | str | None = None) -> None:
     """Raise VerifyError on the first broken rule; with arch (an ArchTarget or an arch name), also
-    check op legality for it. Any other arch is a TypeError, an unknown name an UnknownArchError."""
-    _Verifier(kernel, resolve_arch_like(arch, "verify")).run()
+    check op legality for it. Any other arch is a TypeError, an unknown name an UnknownArchError.
+    Inside a verify_once scope, a kernel already verified for the same arch there passes at once."""
+    target = resolve_arch_like(arch, "verify")
+    scope = _ONCE.get() if target is not None and isinstance(kernel, KernelDef) else None
+    if scope is not None and scope.has(kernel, target):
+        return
+    _Verifier(kernel, target).run()
+    if scope is not None:
+        scope.verified.append((kernel.body, target))
+
+
+class verify_once:  # a context manager: lower case, as contextlib's (C++: ir::VerifyOnce)
+    """While active (in this thread / context), verify(kernel, arch) of a kernel that passed
+    verify(kernel, arch) for the same arch object in this scope returns at once; a kernel is known
+    by its body Region. One-pass emitters (rocke.gates.emitters.emit_python) open one around a
+    family's build, whose builder verifies its kernel for the arch, and their own verification, so
+    the kernel is walked once. Nothing may change a kernel between the two calls."""
+
+    def __init__(self) -> None:
+        self.verified: list[tuple[Region, ArchLike]] = []
+        self._token: Any = None
+
+    def has(self, kernel: KernelDef, arch: ArchLike) -> bool:
+        return any(body is kernel.body and target is arch for body, target in self.verified)
+
+    def __enter__(self) -> verify_once:
+        self._token = _ONCE.set(self)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        _ONCE.reset(self._token)
+
+
+_ONCE: ContextVar[verify_once | None] = ContextVar("rocke_verify_once", default=None)
 
 
 def _types_text(types: tuple[Type, ...]) -> str:

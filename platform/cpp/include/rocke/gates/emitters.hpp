@@ -25,7 +25,8 @@ struct Emission {
 // The canonical IR of family's kernel for spec kv on arch and its .ll per flavor, in one pass
 // (the Python twin's build, print, lower per flavor): raises what that sequence raises, first
 // error first (a ValueError is a refusal). The kernel is verified once, for arch, not in finish
-// and again per flavor: verify(kernel) passes whenever verify(kernel, arch) does, and a kernel
+// and again per flavor (and not again at all when the family's builder verified it for arch, an
+// ir::VerifyOnce scope): verify(kernel) passes whenever verify(kernel, arch) does, and a kernel
 // the arch check refuses is verified without the arch first, so the message is finish's when
 // finish would have failed. Used by the native emitters and the bindings' emit_family.
 struct Emitted {

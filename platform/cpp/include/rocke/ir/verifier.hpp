@@ -7,12 +7,37 @@
 // such as body[3].then[0] (op index within each region, region names from ops.toml).
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "rocke/ir/archlike.hpp"
 #include "rocke/ir/core.hpp"
 
 namespace rocke::ir {
 
-// Throw VerifyError on the first broken rule; with arch, also check op legality for it.
+// Throw VerifyError on the first broken rule; with arch, also check op legality for it. While a
+// VerifyOnce is alive on this thread, a kernel already verified for the same arch there passes at once.
 void verify(const KernelDef& kernel, const ArchLike* arch = nullptr);
+
+// While alive (the innermost on its thread), verify(kernel, arch) of a kernel that passed
+// verify(kernel, arch) for the same arch object in this scope returns at once; a kernel is known
+// by its body Region (a KernelDef may move, its arena-held body does not). One-pass emitters
+// (gates::emit_family) open one around a family's build, whose builder verifies its kernel for the
+// arch, and their own verification, so the kernel is walked once. Nothing may change a kernel
+// between the two calls.
+class VerifyOnce {
+ public:
+  VerifyOnce();
+  ~VerifyOnce();
+  VerifyOnce(const VerifyOnce&) = delete;
+  VerifyOnce& operator=(const VerifyOnce&) = delete;
+
+ private:
+  friend void verify(const KernelDef& kernel, const ArchLike* arch);
+  bool has(const KernelDef& kernel, const ArchLike* arch) const;
+
+  VerifyOnce* outer_;
+  std::vector<std::pair<const Region*, const ArchLike*>> verified_;
+};
 
 }  // namespace rocke::ir
