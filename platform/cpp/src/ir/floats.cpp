@@ -3,7 +3,7 @@
 
 #include <bit>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 
 namespace rocke::ir {
 
@@ -28,9 +28,13 @@ std::uint64_t float_to_bits(double value) {
 double bits_to_float(std::uint64_t bits) { return std::bit_cast<double>(bits); }
 
 std::string format_float_hex(double value) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llX", static_cast<unsigned long long>(float_to_bits(value)));
-  return buf;
+  // "0x%016llX" of the bits, spelled here: snprintf costs more than the rest of a constant's lowering.
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::uint64_t bits = float_to_bits(value);
+  std::string out(18, '0');
+  out[1] = 'x';
+  for (std::size_t i = 17; i >= 2; --i, bits >>= 4) out[i] = kDigits[bits & 0xF];
+  return out;
 }
 
 double round_to_format(double value, int exp_bits, int man_bits) {

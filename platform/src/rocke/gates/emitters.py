@@ -91,6 +91,7 @@ def _emit_verified(build: Callable[[], KernelDef], arch: str, flavors: tuple[str
             verify(kernel)
     return kernel
 
+
 def emit_cpp(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS) -> Emission:
     """The C++ engine's output for one config through the family's engine module: its
     ``emit_family`` builds, verifies and lowers in one call (no IR text in between); a module
