@@ -77,14 +77,7 @@ AttrMap with(std::initializer_list<std::pair<const char*, std::optional<std::int
   return out;
 }
 
-// The innermost DeferFinishVerify of this thread (per thread: engines are called from threads).
-thread_local DeferFinishVerify* deferring = nullptr;
-
 }  // namespace
-
-DeferFinishVerify::DeferFinishVerify() : outer_(deferring) { deferring = this; }
-
-DeferFinishVerify::~DeferFinishVerify() { deferring = outer_; }
 
 Builder::Builder(std::string name, KernelOpts opts) : name_(std::move(name)), arena_(std::make_unique<Arena>()) {
   if (!is_kernel_name(name_)) {
@@ -268,7 +261,8 @@ KernelDef Builder::finish(bool verify_kernel) {
   for (Param& p : params_) p.value->id = counter++;
   renumber_region(*body_, counter);
   KernelDef kernel(name_, std::move(params_), std::move(kernel_attrs_), body_, std::move(arena_));
-  if (verify_kernel && deferring != nullptr) {
+  DeferFinishVerify* deferring = verify_kernel ? DeferFinishVerify::active() : nullptr;
+  if (deferring != nullptr) {
     ++deferring->deferred_;
   } else if (verify_kernel) {
     verify(kernel);

@@ -273,14 +273,6 @@ class Verifier {
 
 }  // namespace
 
-namespace {
-thread_local VerifyOnce* verifying_once = nullptr;
-}  // namespace
-
-VerifyOnce::VerifyOnce() : outer_(verifying_once) { verifying_once = this; }
-
-VerifyOnce::~VerifyOnce() { verifying_once = outer_; }
-
 bool VerifyOnce::has(const KernelDef& kernel, const ArchLike* arch) const {
   for (const auto& [body, target] : verified_) {
     if (body == kernel.body && target == arch) return true;
@@ -289,7 +281,7 @@ bool VerifyOnce::has(const KernelDef& kernel, const ArchLike* arch) const {
 }
 
 void verify(const KernelDef& kernel, const ArchLike* arch) {
-  VerifyOnce* scope = arch != nullptr ? verifying_once : nullptr;
+  VerifyOnce* scope = arch != nullptr ? VerifyOnce::active() : nullptr;
   if (scope != nullptr && scope->has(kernel, arch)) return;
   Verifier(kernel, arch).run();
   if (scope != nullptr) scope->verified_.emplace_back(kernel.body, arch);

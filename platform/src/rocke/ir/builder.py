@@ -26,8 +26,6 @@ finish() numbers values in text order (canonical ids) and verifies the kernel.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextvars import ContextVar
-from types import TracebackType
 from typing import Any
 
 from .attrs import KERNEL_ATTRS, PARAM_ATTRS, AttrValue, check_attr_value, normalize_num
@@ -37,6 +35,7 @@ from .errors import OpCheckError
 from .facts import MAX_REGION_DEPTH
 from .names import is_hint, is_kernel_name
 from .optable import OP_BY_NAME, OpDef, get_op
+from .scope import ContextScope
 from .typecheck import check_op, check_operand_count, check_operand_types
 from .types import Type
 from .types import ptr as make_ptr
@@ -56,7 +55,7 @@ def _raise_for(opdef: OpDef, exc: OpCheckError) -> None:
     raise TypeError(message) from None
 
 
-class defer_finish_verify:  # a context manager: lower case, as contextlib's (C++: ir::DeferFinishVerify)
+class defer_finish_verify(ContextScope):  # a context manager: lower case, as contextlib's (C++: ir::DeferFinishVerify)
     """While active (in this thread / context), Builder.finish(verify=True) does not verify the
     kernel; it counts the kernels left unverified (``deferred``) and the owner of the scope
     verifies them, or, on any failure, builds again without the scope, so the first error is the
@@ -65,18 +64,7 @@ class defer_finish_verify:  # a context manager: lower case, as contextlib's (C+
 
     def __init__(self) -> None:
         self.deferred = 0
-        self._token: Any = None
 
-    def __enter__(self) -> defer_finish_verify:
-        self._token = _DEFERRING.set(self)
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        _DEFERRING.reset(self._token)
-
-
-_DEFERRING: ContextVar[defer_finish_verify | None] = ContextVar("rocke_defer_finish_verify", default=None)
 
 class Builder:
     """Builds one KernelDef. See the module docstring for the style."""
@@ -245,7 +233,7 @@ class Builder:
         _renumber_region(self._body, counter)
         kernel = KernelDef(self._name, tuple(self._params), self._kernel_attrs, self._body)
         if verify:
-            scope = _DEFERRING.get()
+            scope = defer_finish_verify.active()
             if scope is None:
                 run_verify(kernel)
             else:

@@ -8,8 +8,6 @@ the first failure, so the message is deterministic. Locations are paths such as 
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from types import TracebackType
 from typing import Any
 
 from .archlike import ArchLike, resolve_arch_like
@@ -20,6 +18,7 @@ from .errors import OpCheckError, VerifyError
 from .facts import MAX_REGION_DEPTH, MAX_VALUE_ID
 from .names import is_hint, is_kernel_name
 from .optable import OP_BY_NAME, OpDef, RegionDef
+from .scope import ContextScope
 from .typecheck import check_attrs, check_op
 from .types import Type
 
@@ -29,7 +28,7 @@ def verify(kernel: KernelDef, arch: ArchLike | str | None = None) -> None:
     check op legality for it. Any other arch is a TypeError, an unknown name an UnknownArchError.
     Inside a verify_once scope, a kernel already verified for the same arch there passes at once."""
     target = resolve_arch_like(arch, "verify")
-    scope = _ONCE.get() if target is not None and isinstance(kernel, KernelDef) else None
+    scope = verify_once.active() if target is not None and isinstance(kernel, KernelDef) else None
     if scope is not None and scope.has(kernel, target):
         return
     _Verifier(kernel, target).run()
@@ -37,7 +36,7 @@ def verify(kernel: KernelDef, arch: ArchLike | str | None = None) -> None:
         scope.verified.append((kernel.body, target))
 
 
-class verify_once:  # a context manager: lower case, as contextlib's (C++: ir::VerifyOnce)
+class verify_once(ContextScope):  # a context manager: lower case, as contextlib's (C++: ir::VerifyOnce)
     """While active (in this thread / context), verify(kernel, arch) of a kernel that passed
     verify(kernel, arch) for the same arch object in this scope returns at once; a kernel is known
     by its body Region. One-pass emitters (rocke.gates.emitters.emit_python) open one around a
@@ -46,21 +45,9 @@ class verify_once:  # a context manager: lower case, as contextlib's (C++: ir::V
 
     def __init__(self) -> None:
         self.verified: list[tuple[Region, ArchLike]] = []
-        self._token: Any = None
 
     def has(self, kernel: KernelDef, arch: ArchLike) -> bool:
         return any(body is kernel.body and target is arch for body, target in self.verified)
-
-    def __enter__(self) -> verify_once:
-        self._token = _ONCE.set(self)
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        _ONCE.reset(self._token)
-
-
-_ONCE: ContextVar[verify_once | None] = ContextVar("rocke_verify_once", default=None)
 
 
 def _types_text(types: tuple[Type, ...]) -> str:

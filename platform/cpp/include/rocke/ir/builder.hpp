@@ -32,6 +32,7 @@
 
 #include "rocke/errors.hpp"
 #include "rocke/ir/core.hpp"
+#include "rocke/ir/scope.hpp"
 
 namespace rocke::ir {
 
@@ -103,18 +104,13 @@ Values call_yielding(Fn& fn, Args&&... args) {
 // builds again without the scope, so the first error is the one finish would raise). This lets
 // one-pass emitters (gates::emit_family) verify a kernel once, for its arch, instead of once in
 // finish and again in every lower(); the checks and their order are those of verify().
-class DeferFinishVerify {
+class DeferFinishVerify : public ThreadScope<DeferFinishVerify> {
  public:
-  DeferFinishVerify();
-  ~DeferFinishVerify();
-  DeferFinishVerify(const DeferFinishVerify&) = delete;
-  DeferFinishVerify& operator=(const DeferFinishVerify&) = delete;
   // Kernels finish() returned unverified while this scope was the innermost one.
   std::int64_t deferred() const { return deferred_; }
 
  private:
   friend class Builder;
-  DeferFinishVerify* outer_;
   std::int64_t deferred_ = 0;
 };
 

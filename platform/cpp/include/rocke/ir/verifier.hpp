@@ -12,6 +12,7 @@
 
 #include "rocke/ir/archlike.hpp"
 #include "rocke/ir/core.hpp"
+#include "rocke/ir/scope.hpp"
 
 namespace rocke::ir {
 
@@ -25,18 +26,11 @@ void verify(const KernelDef& kernel, const ArchLike* arch = nullptr);
 // (gates::emit_family) open one around a family's build, whose builder verifies its kernel for the
 // arch, and their own verification, so the kernel is walked once. Nothing may change a kernel
 // between the two calls.
-class VerifyOnce {
- public:
-  VerifyOnce();
-  ~VerifyOnce();
-  VerifyOnce(const VerifyOnce&) = delete;
-  VerifyOnce& operator=(const VerifyOnce&) = delete;
-
+class VerifyOnce : public ThreadScope<VerifyOnce> {
  private:
   friend void verify(const KernelDef& kernel, const ArchLike* arch);
   bool has(const KernelDef& kernel, const ArchLike* arch) const;
 
-  VerifyOnce* outer_;
   std::vector<std::pair<const Region*, const ArchLike*>> verified_;
 };
 
