@@ -108,7 +108,7 @@ void Builder::live() const {
   if (finished_) throw ValueError("builder of kernel @" + name_ + " is finished");
 }
 
-void Builder::types(const OpDef& opdef, const Values& operands, std::vector<Type>& out) {
+void Builder::types(const OpDef& opdef, std::span<Value* const> operands, std::vector<Type>& out) {
   out.clear();
   for (std::size_t index = 0; index < operands.size(); ++index) {
     if (operands[index] == nullptr) {
@@ -118,7 +118,7 @@ void Builder::types(const OpDef& opdef, const Values& operands, std::vector<Type
   }
 }
 
-std::vector<Type> Builder::types(const OpDef& opdef, const Values& operands) {
+std::vector<Type> Builder::types(const OpDef& opdef, std::span<Value* const> operands) {
   std::vector<Type> out;
   types(opdef, operands, out);
   return out;
@@ -154,7 +154,7 @@ AttrMap Builder::attrs(const OpDef& opdef, AttrMap given) const {
   return out;
 }
 
-Op* Builder::emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
+Op* Builder::emit_op(const OpDef& opdef, OpValues operands, AttrMap attrs,
                      const std::optional<std::span<const Type>>& result_types,
                      const std::optional<std::span<const Hint>>& names) {
   live();
@@ -176,7 +176,7 @@ Op* Builder::emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
     throw ValueError(opdef.name + ": " + std::to_string(names->size()) + " names for " +
                      std::to_string(result_types_.size()) + " results");
   }
-  Values results;
+  OpValues results;
   results.reserve(result_types_.size());
   for (std::size_t i = 0; i < result_types_.size(); ++i) {
     results.push_back(new_value(result_types_[i], names.has_value() ? (*names)[i] : Hint()));
@@ -186,14 +186,14 @@ Op* Builder::emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
   return op;
 }
 
-Value* Builder::one(const OpDef& opdef, Values operands, AttrMap attrs, const Type& result_type, const Hint& name) {
+Value* Builder::one(const OpDef& opdef, OpValues operands, AttrMap attrs, const Type& result_type, const Hint& name) {
   std::optional<std::span<const Type>> result_types;
   if (!result_type.is_none()) result_types = std::span<const Type>(&result_type, 1);
   return emit_op(opdef, std::move(operands), std::move(attrs), result_types, std::span<const Hint>(&name, 1))
       ->results[0];
 }
 
-void Builder::none(const OpDef& opdef, Values operands, AttrMap attrs) {
+void Builder::none(const OpDef& opdef, OpValues operands, AttrMap attrs) {
   emit_op(opdef, std::move(operands), std::move(attrs), std::nullopt, std::span<const Hint>());
 }
 
@@ -251,7 +251,7 @@ Values Builder::emit(std::string_view opcode, const Values& operands, const Attr
   if (result_types.has_value()) given_types = std::span<const Type>(*result_types);
   std::optional<std::span<const Hint>> given_names;
   if (names.has_value()) given_names = std::span<const Hint>(*names);
-  return emit_op(opdef, operands, attrs(opdef, attrs_given), given_types, given_names)->results;
+  return emit_op(opdef, operands, attrs(opdef, attrs_given), given_types, given_names)->results.vec();
 }
 
 KernelDef Builder::finish(bool verify_kernel) {
@@ -334,7 +334,7 @@ Values Builder::for_impl(Value* lb, Value* ub, Value* step, const Values& init, 
 Values Builder::if_impl(Value* cond, const Callback& then, const Callback& else_, IfOpts opts) {
   live();
   const OpDef& if_def = op_def<"scf.if">();
-  std::vector<Type> operand_types = types(if_def, {cond});
+  std::vector<Type> operand_types = types(if_def, std::span<Value* const>(&cond, 1));
   try {
     check_operand_count(if_def, 1);
     check_operand_types(if_def, operand_types);

@@ -16,13 +16,13 @@ Value* Arena::value(std::int64_t id, Type type, Hint name) {
   return &values_.emplace_back(Value{id, type, std::move(name)});
 }
 
-Op* Arena::op(std::string opcode, Values operands, Values results, AttrMap attrs, std::vector<Region*> regions) {
+Op* Arena::op(std::string opcode, OpValues operands, OpValues results, AttrMap attrs, std::vector<Region*> regions) {
   const OpDef* def = find_op(opcode);
   return &ops_.emplace_back(
       Op{std::move(opcode), def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }
 
-Op* Arena::op(const OpDef& def, Values operands, Values results, AttrMap attrs, std::vector<Region*> regions) {
+Op* Arena::op(const OpDef& def, OpValues operands, OpValues results, AttrMap attrs, std::vector<Region*> regions) {
   return &ops_.emplace_back(
       Op{def.name, &def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }

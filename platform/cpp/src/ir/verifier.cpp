@@ -27,7 +27,7 @@ void check_attr_dict(const AttrMap& attrs, const std::vector<AttrDef>& defs, con
   }
 }
 
-std::vector<Type> value_types(const Values& values) {
+std::vector<Type> value_types(std::span<Value* const> values) {
   std::vector<Type> out;
   out.reserve(values.size());
   for (const Value* v : values) out.push_back(v->type);

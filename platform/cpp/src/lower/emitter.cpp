@@ -263,7 +263,7 @@ void FunctionEmitter::lower_ops(const std::vector<ir::Op*>& ops, const std::stri
   }
 }
 
-const ir::Values& FunctionEmitter::lower_region(const ir::Region& region, const std::string& path) {
+std::span<ir::Value* const> FunctionEmitter::lower_region(const ir::Region& region, const std::string& path) {
   lower_ops(region.ops, path);
   return region.ops.back()->operands;
 }

@@ -33,7 +33,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   em.emit(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub));
   em.emit("br i1 ", cond, ", label %", body, ", label %", exit);
   em.label(body);
-  const ir::Values& yielded = em.lower_region(region, path);
+  std::span<ir::Value* const> yielded = em.lower_region(region, path);
   em.emit("br label %", latch);
   em.label(latch);
   std::string next_iv = em.temp();
@@ -71,27 +71,26 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   em.emit("br i1 ", em.ref(*op.operands[0]), ", label %", then_label, ", label %",
                     skip_else ? join : else_label);
   em.label(then_label);
-  const ir::Values& then_values = em.lower_region(then_region, util::cat(loc, ".then"));
+  std::span<ir::Value* const> then_values = em.lower_region(then_region, util::cat(loc, ".then"));
   std::string then_end = em.current;
   em.emit("br label %", join);
-  static const ir::Values NONE;
-  const ir::Values* else_values = &NONE;
+  std::span<ir::Value* const> else_values;
   std::string else_end;
   if (!skip_else) {
     em.label(else_label);
-    else_values = &em.lower_region(else_region, util::cat(loc, ".else"));
+    else_values = em.lower_region(else_region, util::cat(loc, ".else"));
     else_end = em.current;
     em.emit("br label %", join);
   }
   em.label(join);
-  if (then_values.size() != op.results.size() || else_values->size() != op.results.size()) {
+  if (then_values.size() != op.results.size() || else_values.size() != op.results.size()) {
     throw ValueError("zip() arguments differ in length");
   }
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
     const std::string& name = em.bind(result);
     em.emit(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
-                      " ], [ ", em.ref(*(*else_values)[i]), ", %", else_end, " ]");
+                      " ], [ ", em.ref(*else_values[i]), ", %", else_end, " ]");
   }
 }
 

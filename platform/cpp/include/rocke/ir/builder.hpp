@@ -292,15 +292,15 @@ class Builder {
 
   Value* new_value(Type ty, const Hint& name);
   void live() const;
-  static void types(const OpDef& opdef, const Values& operands, std::vector<Type>& out);
-  static std::vector<Type> types(const OpDef& opdef, const Values& operands);
+  static void types(const OpDef& opdef, std::span<Value* const> operands, std::vector<Type>& out);
+  static std::vector<Type> types(const OpDef& opdef, std::span<Value* const> operands);
   AttrMap attrs(const OpDef& opdef, AttrMap given) const;
   // Checks and appends one op (operands and attributes move into it) and returns it.
-  Op* emit_op(const OpDef& opdef, Values operands, AttrMap attrs,
+  Op* emit_op(const OpDef& opdef, OpValues operands, AttrMap attrs,
               const std::optional<std::span<const Type>>& result_types,
               const std::optional<std::span<const Hint>>& names);
-  Value* one(const OpDef& opdef, Values operands, AttrMap attrs, const Type& result_type, const Hint& name);
-  void none(const OpDef& opdef, Values operands, AttrMap attrs);
+  Value* one(const OpDef& opdef, OpValues operands, AttrMap attrs, const Type& result_type, const Hint& name);
+  void none(const OpDef& opdef, OpValues operands, AttrMap attrs);
   Value* constant(AttrValue num, Type type, Hint name);
 
   std::string name_;

@@ -22,6 +22,7 @@
 #include "rocke/ir/attrs.hpp"
 #include "rocke/ir/optable.hpp"
 #include "rocke/ir/types.hpp"
+#include "rocke/util/inline_vec.hpp"
 
 namespace rocke::ir {
 
@@ -39,6 +40,8 @@ struct Value {
 };
 
 using Values = std::vector<Value*>;
+// An op's operand or result list: up to four values inside the Op, more on the heap.
+using OpValues = util::InlineVec<Value*, 4>;
 
 // A list of ops with block arguments (scf.for's induction variable and iter values).
 struct Region {
@@ -50,8 +53,8 @@ struct Region {
 struct Op {
   std::string opcode;
   const OpDef* def = nullptr;  // the table row of opcode (nullptr for an unknown opcode)
-  Values operands;
-  Values results;
+  OpValues operands;
+  OpValues results;
   AttrMap attrs;
   std::vector<Region*> regions;
 
@@ -115,10 +118,10 @@ class StableList {
 class Arena {
  public:
   Value* value(std::int64_t id, Type type, Hint name);
-  Op* op(std::string opcode, Values operands = {}, Values results = {}, AttrMap attrs = {},
+  Op* op(std::string opcode, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
          std::vector<Region*> regions = {});
   // The same op of a table row already looked up (def->name is its opcode).
-  Op* op(const OpDef& def, Values operands = {}, Values results = {}, AttrMap attrs = {},
+  Op* op(const OpDef& def, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
          std::vector<Region*> regions = {});
   Region* region(Values args = {}, std::vector<Op*> ops = {});
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -161,7 +162,7 @@ class FunctionEmitter {
   // Lower ops (the kernel body, or a region: its scf.yield is its parent's business) in order.
   void lower_ops(const std::vector<ir::Op*>& ops, const std::string& path);
   // Lower a region's ops into the current block onwards; returns the values it yields.
-  const ir::Values& lower_region(const ir::Region& region, const std::string& path);
+  std::span<ir::Value* const> lower_region(const ir::Region& region, const std::string& path);
 
  private:
   template <class... Parts>
