@@ -7,7 +7,7 @@ from pathlib import Path
 from rocke.gates.conformance import cpp_layout_problems
 
 CPP = Path(__file__).resolve().parents[1] / "cpp"
-# Twins of Python built-ins (exceptions, hashlib, str, tomllib), of several packages' exception
+# Twins of Python built-ins (exceptions, hashlib, str, list, tomllib), of several packages' exception
 # classes at once (the bindings' translator), or of nothing (the native command line, the
 # sanitizer run's robustness checks).
 NO_PACKAGE_TWIN = (
@@ -17,6 +17,7 @@ NO_PACKAGE_TWIN = (
     "util/sha256.hpp",
     "util/sha256.cpp",
     "util/strings.hpp",
+    "util/inline_vec.hpp",
     "gates/emitter_cli.hpp",
     "gates/emitter_cli.cpp",
     "bindings/exceptions.hpp",

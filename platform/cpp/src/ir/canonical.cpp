@@ -23,7 +23,7 @@ class Renumber {
   Value* use(const Value* value, const Op& op) const {
     auto it = mapping_.find(value);
     if (it == mapping_.end()) {
-      throw ValueError("canonicalize: %" + std::to_string(value->id) + " used by " + op.opcode +
+      throw ValueError("canonicalize: %" + std::to_string(value->id) + " used by " + std::string(op.opcode) +
                        " before its definition (verify the kernel first)");
     }
     return it->second;

@@ -7,7 +7,7 @@ namespace rocke::ir {
 
 Value* Op::result() const {
   if (results.size() != 1) {
-    throw ValueError(opcode + " has " + std::to_string(results.size()) + " results, not 1");
+    throw ValueError(std::string(opcode) + " has " + std::to_string(results.size()) + " results, not 1");
   }
   return results[0];
 }
@@ -16,10 +16,12 @@ Value* Arena::value(std::int64_t id, Type type, Hint name) {
   return &values_.emplace_back(Value{id, type, std::move(name)});
 }
 
-Op* Arena::op(std::string opcode, OpValues operands, OpValues results, AttrMap attrs, std::vector<Region*> regions) {
+Op* Arena::op(std::string_view opcode, OpValues operands, OpValues results, AttrMap attrs,
+              std::vector<Region*> regions) {
   const OpDef* def = find_op(opcode);
+  const std::string_view text = def != nullptr ? std::string_view(def->name) : texts_.emplace_back(opcode);
   return &ops_.emplace_back(
-      Op{std::move(opcode), def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
+      Op{text, def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }
 
 Op* Arena::op(const OpDef& def, OpValues operands, OpValues results, AttrMap attrs, std::vector<Region*> regions) {

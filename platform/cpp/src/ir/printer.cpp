@@ -200,7 +200,7 @@ void put_def(Sink& out, const Value* value) {
 
 // The table row of op's opcode: the one the op was made with, when it still names it.
 const ir::OpDef& opdef_of(const Op& op) {
-  if (op.def != nullptr && op.def->name == op.opcode) return *op.def;
+  if (const OpDef* def = op.own_def()) return *def;
   return ir::get_op(op.opcode);
 }
 

@@ -113,12 +113,12 @@ class Verifier {
   static std::string where_of(const Op& op, const std::string& loc) {
     std::string ref;
     if (!op.results.empty() && op.results[0] != nullptr) ref = " %" + std::to_string(op.results[0]->id);
-    return op.opcode + ref + " at " + loc;
+    return std::string(op.opcode) + ref + " at " + loc;
   }
 
   // The table row of op's opcode: the one the op was made with, when it still names it.
   static const OpDef* opdef_of(const Op& op) {
-    if (op.def != nullptr && op.def->name == op.opcode) return op.def;
+    if (const OpDef* def = op.own_def()) return def;
     return find_op(op.opcode);
   }
 

@@ -57,7 +57,7 @@ const std::vector<Lowering>& lowerings_by_row() {
 void lower_op(FunctionEmitter& em, const ir::Op& op) {
   // The op's table row, when it still names its opcode, finds the lowering without hashing the name.
   const std::vector<ir::OpDef>& ops = ir::ops();
-  if (op.def != nullptr && op.def >= ops.data() && op.def < ops.data() + ops.size() && op.def->name == op.opcode) {
+  if (op.def != nullptr && op.def >= ops.data() && op.def < ops.data() + ops.size() && op.own_def() != nullptr) {
     Lowering lowering = lowerings_by_row()[static_cast<std::size_t>(op.def - ops.data())];
     if (lowering != nullptr) {
       lowering(em, op);
@@ -65,7 +65,7 @@ void lower_op(FunctionEmitter& em, const ir::Op& op) {
     }
   }
   const auto& table = all_lowerings();
-  auto found = table.find(op.opcode);
+  auto found = table.find(std::string(op.opcode));  // only for ops made without their table row
   if (found == table.end()) throw KeyError(util::cat("'", op.opcode, "'"));
   found->second(em, op);
 }

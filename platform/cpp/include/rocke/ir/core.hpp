@@ -51,7 +51,8 @@ struct Region {
 
 // One operation: opcode (a name in ops.toml), operands, results, attributes, regions.
 struct Op {
-  std::string opcode;
+  // The table row's name when opcode is known (no copy per op), else text kept by the Arena.
+  std::string_view opcode;
   const OpDef* def = nullptr;  // the table row of opcode (nullptr for an unknown opcode)
   OpValues operands;
   OpValues results;
@@ -60,6 +61,11 @@ struct Op {
 
   // The single result; ValueError unless the op has exactly one.
   Value* result() const;
+  // The table row the op was made with, when it still names the op's opcode (else nullptr).
+  const OpDef* own_def() const {
+    if (def == nullptr) return nullptr;
+    return opcode.data() == def->name.data() || opcode == def->name ? def : nullptr;
+  }
 };
 
 // A kernel parameter: its Value and its attributes (every pointer param carries all of them).
@@ -118,7 +124,7 @@ class StableList {
 class Arena {
  public:
   Value* value(std::int64_t id, Type type, Hint name);
-  Op* op(std::string opcode, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
+  Op* op(std::string_view opcode, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
          std::vector<Region*> regions = {});
   // The same op of a table row already looked up (def->name is its opcode).
   Op* op(const OpDef& def, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
@@ -129,6 +135,7 @@ class Arena {
   StableList<Value> values_;
   StableList<Op> ops_;
   StableList<Region> regions_;
+  StableList<std::string> texts_;  // the opcodes no table row names
 };
 
 // A kernel: name, params, kernel attributes (max_workgroup_size, waves_per_eu) and body.

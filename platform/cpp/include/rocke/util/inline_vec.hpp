@@ -2,7 +2,7 @@
 // that a short list costs no heap block. An Op's operand and result lists are such lists: a kernel
 // has thousands of ops with one to three of each, and two heap blocks per op were a large part of
 // building and freeing a kernel.
-// Python twin: none (Python lists).
+// Python twin: none (a Python list).
 #pragma once
 
 #include <cstddef>
