@@ -17,7 +17,7 @@ import pytest
 
 from rocke import isa
 from rocke.engine import native_engine
-from rocke.families import build_family, refusals
+from rocke.families import build_family, refusals, registry
 from rocke.families.configs import family_configs
 from rocke.families.platform_families import provide
 from rocke.gates import emitters, validity
@@ -121,6 +121,23 @@ def test_a_listed_spec_is_refused_by_build_with_reason_and_figures(planted):
     assert emitters.emit_python(GEMM, config, resource_table=False).status == "built"
     other = next(c for c in family_configs(GEMM) if not c.refuse and c.arch != config.arch)
     assert build_family(GEMM, GEMM.spec.from_kv(other.kv), other.arch) is not None  # other rows build
+
+
+def test_a_table_without_rows_for_the_arch_is_not_consulted(planted, monkeypatch):
+    """build_family checks a spec against the table only where the table lists its arch (C++
+    twin: build_family's RefusalTable::lists, which also spares the normalised kv and its hash)."""
+    config, row = planted
+    table = refusals.family_table(GEMM)
+    assert table.lists(config.arch) and not table.lists("gfx0")
+    other = next(c for c in family_configs(GEMM) if not c.refuse and c.arch != config.arch)
+    assert not table.lists(other.arch)
+    checked = []
+    real = registry.check_resources
+    monkeypatch.setattr(registry, "check_resources", lambda *args: checked.append(args[2]) or real(*args))
+    assert build_family(GEMM, GEMM.spec.from_kv(other.kv), other.arch) is not None
+    with pytest.raises(refusals.ResourceRefusal):
+        build_family(GEMM, GEMM.spec.from_kv(config.kv), config.arch)
+    assert checked == [config.arch]
 
 
 def test_cpp_refusal_text_is_the_python_text():

@@ -55,6 +55,11 @@ void planted_row_refuses() {
   check_throws<rocke::ValueError>([&] { rocke::families::build_family(family, "block=256 dtype=f16 op=add", "gfx942"); },
                                   "elementwise: missing key 'vec'", "spec errors come first");
   check(table.find("gfx942", digest) == &rows[0] && table.find("gfx950", digest) == nullptr, "find");
+  check(table.lists("gfx942") && !table.lists("gfx1100"), "lists: the archs with rows");
+  // On an arch without rows the spec is not normalised: a spec error is the build's own, the same text.
+  check_throws<rocke::ValueError>(
+      [&] { rocke::families::build_family(family, "block=256 dtype=f16 op=add", "gfx1100"); },
+      "elementwise: missing key 'vec'", "spec errors on an unlisted arch");
   auto listing = rocke::families::table_listing(table);
   check(listing.size() == 1 && listing[0][0] == "gfx942" && listing[0][1] == digest && listing[0][2] == want,
         "table_listing");

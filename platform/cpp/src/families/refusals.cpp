@@ -17,6 +17,13 @@ const RefusalRow* RefusalTable::find(std::string_view arch, std::string_view dig
   return nullptr;
 }
 
+bool RefusalTable::lists(std::string_view arch) const {
+  for (const RefusalRow& row : rows) {
+    if (row.arch == arch) return true;
+  }
+  return false;
+}
+
 std::string table_name(std::string_view family) { return util::cat(family, ".refusals.json"); }
 
 std::string refusal_message(std::string_view family, const RefusalRow& row) {

@@ -40,7 +40,11 @@ std::vector<std::string> FamilyRegistry::names() const {
 }
 
 ir::KernelDef build_family(const Family& family, std::string_view kv, std::string_view arch) {
-  if (family.refusals != nullptr && family.normalize) check_resources(*family.refusals, family.normalize(kv), arch);
+  // A table without rows for arch refuses no spec there: the spec is neither normalised nor hashed
+  // (a malformed one is refused by the build's own parse, with the same message).
+  if (family.refusals != nullptr && family.normalize && family.refusals->lists(arch)) {
+    check_resources(*family.refusals, family.normalize(kv), arch);
+  }
   return family.build(kv, arch);
 }
 

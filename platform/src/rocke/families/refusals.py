@@ -87,6 +87,10 @@ class RefusalTable:
                 return row
         return None
 
+    def lists(self, arch: str) -> bool:
+        """Whether a row is for arch: a table that lists none refuses no spec there, unhashed."""
+        return any(row.arch == arch for row in self.rows)
+
 
 class RefusalTableError(ValueError):
     """A malformed refusal table; the message names the file."""

@@ -72,7 +72,9 @@ def build_family(family: Family, spec: Any, arch: str) -> Any:
     """The family's kernel for spec on arch, as every engine entry point builds it (C++ twin:
     FamilyRegistry::build): a spec the family's resource-refusal table lists is refused
     (ResourceRefusal, a SpecError) before the builder runs; ``family.build`` is the bare builder."""
-    check_resources(family_table(family), spec, arch)
+    table = family_table(family)
+    if table.lists(arch):  # else no spec on arch is refused: no digest to take
+        check_resources(table, spec, arch)
     assert family.build is not None
     return family.build(spec, arch)
 

@@ -43,6 +43,8 @@ struct RefusalTable {
 
   // The row of (arch, digest), or nullptr.
   const RefusalRow* find(std::string_view arch, std::string_view digest) const;
+  // Whether a row is for arch: a table that lists none refuses no spec there, unhashed.
+  bool lists(std::string_view arch) const;
 };
 
 // "<family>.refusals.json"
