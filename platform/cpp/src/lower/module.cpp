@@ -70,7 +70,9 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
   const ir::Value& value = *param.value;
-  std::string out = llvm_type(value.type);
+  std::string out;
+  out.reserve(96);  // a pointer param's text is 50-90 bytes: one block, not three growths
+  out += llvm_type(value.type);
   auto part = [&out](std::string_view text) {  // the parts joined with " "
     out += ' ';
     out += text;
