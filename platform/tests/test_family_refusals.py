@@ -126,7 +126,7 @@ def test_a_listed_spec_is_refused_by_build_with_reason_and_figures(planted):
 def test_a_table_without_rows_for_the_arch_is_not_consulted(planted, monkeypatch):
     """build_family checks a spec against the table only where the table lists its arch (C++
     twin: build_family's RefusalTable::lists, which also spares the normalised kv and its hash)."""
-    config, row = planted
+    config, _row = planted
     table = refusals.family_table(GEMM)
     assert table.lists(config.arch) and not table.lists("gfx0")
     other = next(c for c in family_configs(GEMM) if not c.refuse and c.arch != config.arch)
