@@ -1,7 +1,6 @@
 // Python twin: rocke/ir/printer.py
 #include "rocke/ir/printer.hpp"
 
-#include <charconv>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -9,7 +8,7 @@
 #include "rocke/errors.hpp"
 #include "rocke/ir/attr_text.hpp"
 #include "rocke/ir/facts.hpp"
-#include "rocke/ir/floats.hpp"
+#include "rocke/util/strings.hpp"
 
 namespace rocke::ir {
 
@@ -86,67 +85,15 @@ class Sink {
   std::size_t pos_ = 0;
 };
 
-constexpr char digit_pairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-// The digits of value < 10000 at at; returns their end.
-char* write_small(char* at, unsigned value) {
-  if (value < 10) {
-    at[0] = static_cast<char>('0' + value);
-    return at + 1;
-  }
-  if (value < 100) {
-    std::memcpy(at, digit_pairs + value * 2, 2);
-    return at + 2;
-  }
-  if (value < 1000) {
-    at[0] = static_cast<char>('0' + value / 100);
-    std::memcpy(at + 1, digit_pairs + (value % 100) * 2, 2);
-    return at + 3;
-  }
-  std::memcpy(at, digit_pairs + (value / 100) * 2, 2);
-  std::memcpy(at + 2, digit_pairs + (value % 100) * 2, 2);
-  return at + 4;
-}
-
-// The digits of value >= 10000, written backwards from the last digit, two at a time.
-[[gnu::noinline]] char* write_large(char* at, std::uint64_t rest) {
-  std::size_t digits = 1;
-  for (std::uint64_t bound = 10; rest >= bound && digits < 19; bound *= 10) ++digits;
-  char* end = at + digits;
-  char* cursor = end;
-  while (rest >= 100) {
-    cursor -= 2;
-    std::memcpy(cursor, digit_pairs + (rest % 100) * 2, 2);
-    rest /= 100;
-  }
-  if (rest >= 10) {
-    cursor -= 2;
-    std::memcpy(cursor, digit_pairs + rest * 2, 2);
-  } else {
-    *--cursor = static_cast<char>('0' + rest);
-  }
-  return end;
-}
-
-// The decimal text of value (as std::to_chars) at at, which has room for 20 bytes; returns its end.
-char* write_int(char* at, std::int64_t value) {
-  if (value < 0) return std::to_chars(at, at + 20, value).ptr;
-  if (value < 10000) return write_small(at, static_cast<unsigned>(value));  // most ids and attributes
-  return write_large(at, static_cast<std::uint64_t>(value));
-}
-
 void put_int(Sink& out, std::int64_t value) {
   char* at = out.room(20);  // a sign and at most 19 digits
-  out.commit(write_int(at, value));
+  out.commit(util::write_int(at, value));
 }
 
 void put_id(Sink& out, const Value* value) {
   char* at = out.room(21);  // "%", a sign and at most 19 digits
   *at = '%';
-  out.commit(write_int(at + 1, value->id));
+  out.commit(util::write_int(at + 1, value->id));
 }
 
 // Type::text() of ty, spelled once per type and thread into a small direct-mapped table keyed by the

@@ -57,19 +57,18 @@ std::string value_name(const ir::Value& value) {
 }
 
 void append_value_name(std::string& out, const ir::Value& value) {
-  // "%v" and the id are written into one buffer and appended at once.
+  // "%v" (or the name and ".") and the id are written into one buffer and appended at once.
   char buf[32];
-  char* end = buf + sizeof buf;
-  char* start = util::put_int_before(end, value.id);
+  char* at = buf;
   if (value.name.has_value() && !value.name->empty()) {
     out.push_back('%');
     append_sanitized(out, *value.name);
-    *--start = '.';
+    *at++ = '.';
   } else {
-    *--start = 'v';
-    *--start = '%';
+    *at++ = '%';
+    *at++ = 'v';
   }
-  out.append(start, static_cast<std::size_t>(end - start));
+  out.append(buf, util::write_int(at, value.id));
 }
 
 }  // namespace rocke::lower

@@ -54,9 +54,8 @@ struct Decimal {
   const char* digits;
   std::size_t size;
 
-  explicit Decimal(std::int64_t value) {
-    digits = util::put_int_before(buf + sizeof buf, value);
-    size = static_cast<std::size_t>(buf + sizeof buf - digits);
+  explicit Decimal(std::int64_t value) : digits(buf) {
+    size = static_cast<std::size_t>(util::write_int(buf, value) - buf);
   }
 };
 

@@ -30,7 +30,6 @@ class InlineVec {
   InlineVec() noexcept = default;
   InlineVec(std::initializer_list<T> items) { assign(items.begin(), items.size()); }
   InlineVec(const std::vector<T>& items) { assign(items.data(), items.size()); }  // NOLINT: implicit by design
-  InlineVec(std::span<const T> items) { assign(items.data(), items.size()); }     // NOLINT: implicit by design
   InlineVec(const InlineVec& other) { assign(other.data_, other.size_); }
   InlineVec(InlineVec&& other) noexcept { take(other); }
   InlineVec& operator=(const InlineVec& other) {
@@ -74,7 +73,6 @@ class InlineVec {
   void pop_back() noexcept { --size_; }
   void clear() noexcept { size_ = 0; }
 
-  operator std::span<T>() noexcept { return {data_, size_}; }                     // NOLINT
   operator std::span<const T>() const noexcept { return {data_, size_}; }         // NOLINT
   std::vector<T> vec() const { return std::vector<T>(data_, data_ + size_); }
 

@@ -2,7 +2,9 @@
 // Python twins: str.join (", ".join(items)), str(int) and string concatenation.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,26 +38,68 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
-// Writes str(value) of an int64 backwards so that it ends at end (at most 20 characters before
-// it) and returns where it begins.
-inline char* put_int_before(char* end, std::int64_t value) {
-  char* digits = end;
-  // The magnitude as unsigned: -INT64_MIN does not fit in int64.
-  std::uint64_t magnitude = value < 0 ? 0u - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
-  do {
-    *--digits = static_cast<char>('0' + magnitude % 10u);
-    magnitude /= 10u;
-  } while (magnitude != 0);
-  if (value < 0) *--digits = '-';
-  return digits;
+namespace detail {
+
+inline constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// The digits of value < 10000 at at; returns their end.
+inline char* write_small_int(char* at, unsigned value) {
+  if (value < 10) {
+    at[0] = static_cast<char>('0' + value);
+    return at + 1;
+  }
+  if (value < 100) {
+    std::memcpy(at, kDigitPairs + value * 2, 2);
+    return at + 2;
+  }
+  if (value < 1000) {
+    at[0] = static_cast<char>('0' + value / 100);
+    std::memcpy(at + 1, kDigitPairs + (value % 100) * 2, 2);
+    return at + 3;
+  }
+  std::memcpy(at, kDigitPairs + (value / 100) * 2, 2);
+  std::memcpy(at + 2, kDigitPairs + (value % 100) * 2, 2);
+  return at + 4;
+}
+
+// The digits of value >= 10000, written backwards from the last digit, two at a time.
+[[gnu::noinline]] inline char* write_large_int(char* at, std::uint64_t rest) {
+  std::size_t digits = 1;
+  for (std::uint64_t bound = 10; rest >= bound && digits < 19; bound *= 10) ++digits;
+  char* end = at + digits;
+  char* cursor = end;
+  while (rest >= 100) {
+    cursor -= 2;
+    std::memcpy(cursor, kDigitPairs + (rest % 100) * 2, 2);
+    rest /= 100;
+  }
+  if (rest >= 10) {
+    cursor -= 2;
+    std::memcpy(cursor, kDigitPairs + rest * 2, 2);
+  } else {
+    *--cursor = static_cast<char>('0' + rest);
+  }
+  return end;
+}
+
+}  // namespace detail
+
+// The one spelling of str(value) of an int64: written at at, which has room for 20 bytes (a sign
+// and at most 19 digits); returns its end. Ids and attribute values are mostly below 10000, which
+// take a branch and at most two two-digit copies.
+inline char* write_int(char* at, std::int64_t value) {
+  if (value < 0) return std::to_chars(at, at + 20, value).ptr;
+  if (value < 10000) return detail::write_small_int(at, static_cast<unsigned>(value));
+  return detail::write_large_int(at, static_cast<std::uint64_t>(value));
 }
 
 // Appends str(value) of an int64 to out (no temporary string).
 inline void append_int(std::string& out, std::int64_t value) {
-  char buf[24];
-  char* end = buf + sizeof buf;
-  char* digits = put_int_before(end, value);
-  out.append(digits, static_cast<std::size_t>(end - digits));
+  char buf[20];
+  out.append(buf, write_int(buf, value));
 }
 
 // str(value) of a Python int that fits in 128 bits.
