@@ -31,7 +31,8 @@ def test_synthetic_kernels_grow_with_the_requested_size():
 def test_format_bench_prints_the_four_sections():
     data = {
         "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
-                          "cpp_speedup": 50.0, "native_speedup": 62.5}],
+                          "native_fixed_s": 0.0015, "native_run_s": 0.00155, "cpp_speedup": 50.0,
+                          "native_speedup": 62.5, "native_run_speedup": 32.3}],
         "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0, "elementwise": 1.0},
                                  "configs": {"gemm": 1, "elementwise": 9}, "share_limit": 0.25,
                                  "over_share": ["gemm"]}},
@@ -129,13 +130,12 @@ def test_built_configs_text_keeps_only_the_lines_that_must_build():
     assert not any(c.refuse for c in again) and "refuse" not in text
 
 
-def test_native_figure_is_per_built_config_over_a_file_without_refusals(monkeypatch):
-    from rocke.families import get_family
-    from rocke.families.configs import family_configs, parse_configs
+def _fake_native(monkeypatch, fixed: float, per_config: float):
+    """emit_native and native_run_seconds of an emitter whose run costs fixed + per_config * lines;
+    returns the list of config files it was run on."""
+    from rocke.families.configs import parse_configs
     from rocke.gates.emitters import Emission
 
-    family = get_family("elementwise")
-    built = [c for c in family_configs(family) if not c.refuse]
     seen = []
 
     def fake_emit_native(fam, flavors=bench.FLAVORS, timeout=600.0, configs=None):
@@ -143,14 +143,42 @@ def test_native_figure_is_per_built_config_over_a_file_without_refusals(monkeypa
         return [Emission(ir="ir", ll={f: "ll" for f in flavors}) for _ in lines]
 
     def fake_run(fam, flavors=bench.FLAVORS, configs=None):
-        seen.append(parse_configs(configs.read_text(), fam.spec, "built.cfg"))
-        return 1.0
+        lines = parse_configs(configs.read_text(), fam.spec, "built.cfg")
+        seen.append(lines)
+        return fixed + per_config * len(lines)
 
     monkeypatch.setattr(bench, "emit_native", fake_emit_native)
     monkeypatch.setattr(bench, "native_run_seconds", fake_run)
-    per_config = bench.native_seconds_per_built_config(family, runs=3)
-    assert len(seen) == 3 and all(not any(c.refuse for c in run) and len(run) == len(built) for run in seen)
-    assert per_config == pytest.approx(1.0 / len(built))  # divided by the built configs, not all lines
+    return seen
+
+
+def test_native_figures_split_a_runs_fixed_cost_from_its_cost_per_config(monkeypatch):
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs
+
+    family = get_family("elementwise")
+    built = [c for c in family_configs(family) if not c.refuse]
+    seen = _fake_native(monkeypatch, fixed=0.0015, per_config=0.0001)
+    got = bench.native_figures(family, runs=3)
+    # seven pairs of runs (2 * runs + 1): the built configs, then them twice; never a refusal line
+    assert [len(run) for run in seen] == [len(built), 2 * len(built)] * 7
+    assert all(not any(c.refuse for c in run) for run in seen)
+    assert [(c.arch, c.kv) for c in seen[1]] == [(c.arch, c.kv) for c in built + built]
+    assert got["per_config_s"] == pytest.approx(0.0001)
+    assert got["fixed_s"] == pytest.approx(0.0015)
+    assert got["run_per_config_s"] == pytest.approx((0.0015 + 0.0001 * len(built)) / len(built))
+
+
+def test_native_figures_fall_back_to_the_runs_mean_when_noise_hides_the_slope(monkeypatch):
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs
+
+    family = get_family("elementwise")
+    n = len([c for c in family_configs(family) if not c.refuse])
+    _fake_native(monkeypatch, fixed=0.004, per_config=-0.00001)  # the longer run measured shorter
+    got = bench.native_figures(family, runs=1)
+    assert got["per_config_s"] == pytest.approx(got["run_per_config_s"]) and got["fixed_s"] == 0.0
+    assert got["run_per_config_s"] == pytest.approx((0.004 - 0.00001 * n) / n)
 
 
 def test_native_figure_refuses_a_run_that_does_not_build_every_line(monkeypatch):
@@ -160,13 +188,14 @@ def test_native_figure_refuses_a_run_that_does_not_build_every_line(monkeypatch)
     monkeypatch.setattr(bench, "emit_native", lambda fam, flavors=bench.FLAVORS, timeout=600.0, configs=None:
                         [Emission(refusal="no")])
     with pytest.raises(bench.BenchError, match="refused a built config of elementwise: no"):
-        bench.native_seconds_per_built_config(get_family("elementwise"), runs=1)
+        bench.native_figures(get_family("elementwise"), runs=1)
 
 
-def test_native_figure_of_the_real_emitter_on_built_configs():
+def test_native_figures_of_the_real_emitter_on_built_configs():
     from rocke.families import get_family
 
-    assert bench.native_seconds_per_built_config(get_family("elementwise"), runs=1) > 0.0
+    got = bench.native_figures(get_family("elementwise"), runs=1)
+    assert got["per_config_s"] > 0.0 and got["run_per_config_s"] > 0.0 and got["fixed_s"] >= 0.0
 
 
 def test_gate_cost_flags_by_the_timing_tables_rule(monkeypatch):

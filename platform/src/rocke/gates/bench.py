@@ -78,20 +78,24 @@ def built_configs_text(configs: list[ConfigLine]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
-                                    configs: list[ConfigLine] | None = None) -> float:
-    """Median CPU seconds per config of the native emitter's run over a config file holding only the
-    family's built configs, or the given ones (run time over their count, fixed per-run cost
-    included). The records of that file are decoded once, outside the timing: every line must
-    emit, none refuse."""
+def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
+                   configs: list[ConfigLine] | None = None) -> dict[str, float]:
+    """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds:
+    `per_config_s`, what one more config costs (the median over 2 * `runs` + 1 pairs of neighbouring
+    runs, one over a file of the N configs and one over a file of them twice, of their difference
+    over N); `fixed_s`, what a run costs besides its configs (process start, table
+    initialisation, first touches: the median run over N configs less N times the slope);
+    `run_per_config_s`, that median run divided by N (fixed cost included). The records of the N-config file are
+    decoded once, outside the timing: every line must emit, none refuse."""
     built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{family.name}.cfg"
-        path.write_text(built_configs_text(built), encoding="ascii")
+        once, twice = Path(tmp) / f"{family.name}.cfg", Path(tmp) / f"{family.name}.twice.cfg"
+        once.write_text(built_configs_text(built), encoding="ascii")
+        twice.write_text(built_configs_text(built + built), encoding="ascii")
         try:
-            outs = emit_native(family, flavors, configs=path)
+            outs = emit_native(family, flavors, configs=once)
         except FrameError as exc:
             raise BenchError(f"native emitter on {family.name}'s built configs: {exc}") from None
         for out in outs:
@@ -100,8 +104,17 @@ def native_seconds_per_built_config(family: Family, *, runs: int, flavors: tuple
                 raise BenchError(f"native engine refused a built config of {family.name}: {out.refusal}")
         if len(outs) != len(built):
             raise BenchError(f"native engine emitted {len(outs)} of {family.name}'s {len(built)} built configs")
-        seconds = statistics.median(native_run_seconds(family, flavors, path) for _ in range(max(1, runs)))
-    return seconds / len(built)
+        one_pass, slopes = [], []
+        for _ in range(2 * max(1, runs) + 1):  # pairs of neighbouring runs see the same machine state
+            one = native_run_seconds(family, flavors, once)
+            one_pass.append(one)
+            slopes.append((native_run_seconds(family, flavors, twice) - one) / len(built))
+    run, slope, n = statistics.median(one_pass), statistics.median(slopes), len(built)
+    # A second pass over the same configs executes what the first did (the emitter memoises nothing
+    # across configs: the same instruction count per config in both passes, see docs/performance.md);
+    # a slope at or below zero is timer noise on a run of a few milliseconds, and gets the run's mean.
+    per_config = slope if slope > 0 else run / n
+    return {"per_config_s": per_config, "fixed_s": max(0.0, run - n * per_config), "run_per_config_s": run / n}
 
 
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
@@ -123,10 +136,11 @@ def _require(out, engine: str, family: str) -> None:
 
 def engine_speed(families: list[Family], *, runs: int, max_configs: int | None = None) -> list[dict[str, Any]]:
     """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
-    three columns are the mean per config over the same configs, the family's built ones (the
-    first max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
-    config's median time over their count, the native emitter the median of `runs` runs over a file
-    of those configs (its per-run cost included) over their count."""
+    three columns are per config over the same configs, the family's built ones (the first
+    max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
+    config's median time over their count, the native emitter what one more config costs in a run
+    (native_figures), with the run's fixed cost beside it and the whole run over the count
+    (`native_run_s`, fixed cost included) kept for comparison."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -136,11 +150,13 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
             _require(emit_cpp(family, config), "cpp", family.name)
             py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
             cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        native = native_seconds_per_built_config(family, runs=runs, configs=configs)
+        native = native_figures(family, runs=runs, configs=configs)
         py_med, cpp_med = statistics.fmean(py), statistics.fmean(cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
-                     "native_s": native, "cpp_speedup": py_med / max(cpp_med, 1e-9),
-                     "native_speedup": py_med / max(native, 1e-9)})
+                     "native_s": native["per_config_s"], "native_fixed_s": native["fixed_s"],
+                     "native_run_s": native["run_per_config_s"], "cpp_speedup": py_med / max(cpp_med, 1e-9),
+                     "native_speedup": py_med / max(native["per_config_s"], 1e-9),
+                     "native_run_speedup": py_med / max(native["run_per_config_s"], 1e-9)})
     return rows
 
 
@@ -313,11 +329,16 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
 
 def format_bench(data: dict[str, Any]) -> str:
     ms = 1e3
-    lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column",
-             f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"]
+    lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column;"
+             " native: one more config in a run, and (run) the whole run over the configs, its fixed cost included",
+             f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"
+             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6}"]
     for r in data["engine_speed"]:
+        run_s = r.get("native_run_s", float("nan"))
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
-                     f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f}")
+                     f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f}"
+                     f" {r.get('native_fixed_s', float('nan')) * ms:9.3f} {run_s * ms:8.3f}"
+                     f" {r.get('native_run_speedup', float('nan')):6.1f}")
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
