@@ -149,7 +149,6 @@ class Parser {
 
 namespace {
 
-constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();  // no value is below -kIntLimit
 constexpr std::size_t kMemoCells = static_cast<std::size_t>(LayoutExpr::kMemoLanes * LayoutExpr::kMemoSlots);
 
 }  // namespace
@@ -190,7 +189,7 @@ std::atomic<std::int64_t>* LayoutExpr::memo() const {
   return table;
 }
 
-std::int64_t LayoutExpr::operator()(std::int64_t lane, std::int64_t slot) const {
+std::int64_t LayoutExpr::lookup(std::int64_t lane, std::int64_t slot) const {
   for (auto [name, value] : {std::pair<const char*, std::int64_t>{"lane", lane}, {"slot", slot}}) {
     if (value > kIntLimit || value < -kIntLimit) {
       throw LayoutExprError(prefix(source_) + name + " must be a 32-bit int");

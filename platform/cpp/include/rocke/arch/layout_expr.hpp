@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,13 +52,28 @@ class LayoutExpr {
   std::size_t root() const { return root_; }
   // The value at (lane, slot). Values with 0 <= lane < kMemoLanes and 0 <= slot < kMemoSlots are
   // memoised (Python's MEMO_LIMIT: a wave's lanes times its slots): the builders ask for the same
-  // few coordinates many times. Errors are raised each time, never memoised.
-  std::int64_t operator()(std::int64_t lane, std::int64_t slot) const;
+  // few coordinates many times. Errors are raised each time, never memoised. A memoised value is
+  // read inline (a grid sweep such as split_formula reads a thousand per formula); the range
+  // checks cannot fail inside the memo's box, so the first read of a cell and every other
+  // coordinate go through lookup().
+  std::int64_t operator()(std::int64_t lane, std::int64_t slot) const {
+    if (lane >= 0 && lane < kMemoLanes && slot >= 0 && slot < kMemoSlots) {
+      if (const std::atomic<std::int64_t>* table = memo_.load(std::memory_order_acquire)) {
+        const std::int64_t known = table[lane * kMemoSlots + slot].load(std::memory_order_relaxed);
+        if (known != kUnset) return known;
+      }
+    }
+    return lookup(lane, slot);
+  }
 
   static constexpr std::int64_t kMemoLanes = 128;
   static constexpr std::int64_t kMemoSlots = 32;
 
  private:
+  static constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();  // no value is below -kIntLimit
+
+  // operator() without the inline read: range checks, then the memo (filled here) or evaluate.
+  std::int64_t lookup(std::int64_t lane, std::int64_t slot) const;
   std::int64_t evaluate(std::size_t node, std::int64_t lane, std::int64_t slot) const;
   // The memo, allocated on first use. Cells are atomics so that threads sharing a catalog formula
   // may fill it at once (every writer of a cell writes the same value).
