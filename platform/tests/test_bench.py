@@ -160,8 +160,10 @@ def test_native_figures_split_a_runs_fixed_cost_from_its_cost_per_config(monkeyp
     built = [c for c in family_configs(family) if not c.refuse]
     seen = _fake_native(monkeypatch, fixed=0.0015, per_config=0.0001)
     got = bench.native_figures(family, runs=3)
-    # seven pairs of runs (2 * runs + 1): the built configs, then them twice; never a refusal line
-    assert [len(run) for run in seen] == [len(built), 2 * len(built)] * 7
+    # seven pairs of runs (2 * runs + 1), the order alternating: the built configs and them twice;
+    # never a refusal line
+    n = len(built)
+    assert [len(run) for run in seen] == [n, 2 * n, 2 * n, n] * 3 + [n, 2 * n]
     assert all(not any(c.refuse for c in run) for run in seen)
     assert [(c.arch, c.kv) for c in seen[1]] == [(c.arch, c.kv) for c in built + built]
     assert got["per_config_s"] == pytest.approx(0.0001)

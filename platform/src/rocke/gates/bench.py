@@ -82,8 +82,8 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
                    configs: list[ConfigLine] | None = None) -> dict[str, float]:
     """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds:
     `per_config_s`, what one more config costs (the median over 2 * `runs` + 1 pairs of neighbouring
-    runs, one over a file of the N configs and one over a file of them twice, of their difference
-    over N); `fixed_s`, what a run costs besides its configs (process start, table
+    runs (in alternating order), one over a file of the N configs and one over a file of them
+    twice, of their difference over N); `fixed_s`, what a run costs besides its configs (process start, table
     initialisation, first touches: the median run over N configs less N times the slope);
     `run_per_config_s`, that median run divided by N (fixed cost included). The records of the N-config file are
     decoded once, outside the timing: every line must emit, none refuse."""
@@ -105,10 +105,17 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
         if len(outs) != len(built):
             raise BenchError(f"native engine emitted {len(outs)} of {family.name}'s {len(built)} built configs")
         one_pass, slopes = [], []
-        for _ in range(2 * max(1, runs) + 1):  # pairs of neighbouring runs see the same machine state
-            one = native_run_seconds(family, flavors, once)
+        for pair in range(2 * max(1, runs) + 1):  # neighbouring runs see the same machine state
+            # The pair's order alternates, so a machine speeding up or slowing down during the
+            # bench biases no slope one way.
+            if pair % 2 == 0:
+                one = native_run_seconds(family, flavors, once)
+                two = native_run_seconds(family, flavors, twice)
+            else:
+                two = native_run_seconds(family, flavors, twice)
+                one = native_run_seconds(family, flavors, once)
             one_pass.append(one)
-            slopes.append((native_run_seconds(family, flavors, twice) - one) / len(built))
+            slopes.append((two - one) / len(built))
     run, slope, n = statistics.median(one_pass), statistics.median(slopes), len(built)
     # A second pass over the same configs executes what the first did (the emitter memoises nothing
     # across configs: the same instruction count per config in both passes, see docs/performance.md);
