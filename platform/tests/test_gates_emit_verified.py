@@ -11,8 +11,9 @@ from rocke.arch.layout_expr import LayoutExprError
 from rocke.families.configs import ConfigLine
 from rocke.families.registry import Family
 from rocke.gates.emitters import emit_python
-from rocke.ir import Builder, VerifyError, f16, f32, ptr, verify
+from rocke.ir import Builder, VerifyError, f16, f32, i32, ptr, verify
 from rocke.ir.builder import defer_finish_verify
+from rocke.ir.core import KernelDef, Op, Value
 from rocke.ir.samples import axpy
 from rocke.ir.verifier import verify_once
 from rocke.lower import lower
@@ -81,6 +82,46 @@ def test_verify_once_walks_a_kernel_once_per_arch() -> None:
                 verify(kernel, gfx942)  # an inner scope knows only its own verifications
     with pytest.raises(VerifyError, match="invalid kernel name"):
         verify(kernel, gfx942)  # the scope is gone
+
+
+BAD_PRED = ("[attr] arith.cmpi %9 at body[5]: attribute 'pred' = 'bogus' is not one of: eq, ne, slt, sle, "
+            "sgt, sge, ult, ule, ugt, uge")
+
+
+def _cmpi(kernel: KernelDef) -> Op:
+    """axpy's range compare: an op the builder checked when it made it."""
+    return next(op for op in kernel.body.ops if op.opcode == "arith.cmpi")
+
+
+def test_verify_once_skips_only_the_op_checks_made_at_emission() -> None:
+    """In a verify_once scope, a kernel a Builder finished there skips check_op for the ops the
+    builder checked when it made them, and nothing else: a change made after emission shows what is
+    skipped and what is not (C++ twin: rocke_emit_test's check_emission_checks)."""
+    with verify_once():
+        kernel = axpy()  # finished in this scope
+        assert _cmpi(kernel).checked_at_emission
+        assert not any(op.checked_at_emission for op in kernel.body.ops if op.opcode == "scf.if")
+        _cmpi(kernel).attrs["pred"] = "bogus"  # the scope's contract forbids this; it shows the skip
+        verify(kernel)  # the op check made at emission is not made again
+        verify(kernel, get_arch("gfx942"))
+        with verify_once():
+            with pytest.raises(VerifyError) as inner:
+                verify(kernel)  # an inner scope knows only the kernels finished in it
+        assert str(inner.value) == BAD_PRED
+    with pytest.raises(VerifyError) as gone:
+        verify(kernel)  # the scope is gone
+    assert str(gone.value) == BAD_PRED
+    early = axpy()  # finished before the scope
+    _cmpi(early).attrs["pred"] = "bogus"
+    with verify_once(), pytest.raises(VerifyError) as before:
+        verify(early)
+    assert str(before.value) == BAD_PRED
+    with verify_once():
+        kernel = axpy()
+        cmpi = _cmpi(kernel)
+        cmpi.operands = (Value(999, i32), cmpi.operands[1])  # every other rule still runs
+        with pytest.raises(VerifyError, match=r"\[dominance\] arith.cmpi %9 at body\[5\]: operand #0 %999"):
+            verify(kernel)
 
 
 def test_deferred_finish_counts_and_nests() -> None:

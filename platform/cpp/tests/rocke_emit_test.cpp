@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -426,10 +428,63 @@ void check_verify_once() {
   rocke_test::check_throws<rocke::VerifyError>([&] { verify(kernel, &gfx942); }, bad_name, "the scope is gone");
 }
 
+// axpy's range compare: an op the builder checked when it made it.
+rocke::ir::Op& range_compare(rocke::ir::KernelDef& kernel) {
+  for (rocke::ir::Op* op : kernel.body->ops) {
+    if (op->opcode == "arith.cmpi") return *op;
+  }
+  throw std::runtime_error("axpy has no arith.cmpi");
+}
+
+// In a VerifyOnce scope, a kernel a Builder finished there skips check_op for the ops the builder
+// checked when it made them, and nothing else: a change made after emission shows what is skipped
+// and what is not. Python twin: test_gates_emit_verified.py's
+// test_verify_once_skips_only_the_op_checks_made_at_emission.
+void check_emission_checks() {
+  using rocke::ir::verify;
+  const std::string bad_pred =
+      "[attr] arith.cmpi %9 at body[5]: attribute 'pred' = 'bogus' is not one of: eq, ne, slt, sle, sgt, sge, ult, "
+      "ule, ugt, uge";
+  const auto bogus = rocke::ir::AttrValue::string("bogus");
+  std::optional<rocke::ir::KernelDef> kernel;
+  {
+    rocke::ir::VerifyOnce once;
+    kernel.emplace(rocke::ir::samples::axpy());  // finished in this scope
+    rocke_test::check(range_compare(*kernel).checked_at_emission, "the builder's ops are checked at emission");
+    bool if_checked = false;
+    for (const rocke::ir::Op* op : kernel->body->ops) {
+      if_checked = if_checked || (op->opcode == "scf.if" && op->checked_at_emission);
+    }
+    rocke_test::check(!if_checked, "scf.if is not made through emit_op");
+    range_compare(*kernel).attrs["pred"] = bogus;  // the scope's contract forbids this; it shows the skip
+    verify(*kernel);  // the op check made at emission is not made again
+    verify(*kernel, &rocke::arch::get_arch("gfx942"));
+    {
+      rocke::ir::VerifyOnce inner;
+      rocke_test::check_throws<rocke::VerifyError>([&] { verify(*kernel); }, bad_pred,
+                                                   "an inner scope knows only the kernels finished in it");
+    }
+  }
+  rocke_test::check_throws<rocke::VerifyError>([&] { verify(*kernel); }, bad_pred, "the scope is gone");
+  rocke::ir::KernelDef early = rocke::ir::samples::axpy();  // finished before the scope
+  range_compare(early).attrs["pred"] = bogus;
+  {
+    rocke::ir::VerifyOnce once;
+    rocke_test::check_throws<rocke::VerifyError>([&] { verify(early); }, bad_pred, "a kernel finished before the scope");
+    rocke::ir::KernelDef fresh = rocke::ir::samples::axpy();
+    rocke::ir::Value stray{999, range_compare(fresh).operands[0]->type, std::nullopt};
+    range_compare(fresh).operands[0] = &stray;  // every other rule still runs
+    rocke_test::check_throws<rocke::VerifyError>(
+        [&] { verify(fresh); }, "[dominance] arith.cmpi %9 at body[5]: operand #0 %999 is not defined before this op",
+        "dominance is checked in the scope");
+  }
+}
+
 int main() {
   register_toy();
   check_emit_family_error_order();
   check_verify_once();
+  check_emission_checks();
   fs::path dir = temp_dir();
   check_frames();
   check_configs();

@@ -182,6 +182,7 @@ Op* Builder::emit_op(const OpDef& opdef, OpValues operands, AttrMap attrs,
     results.push_back(new_value(result_types_[i], names.has_value() ? (*names)[i] : Hint()));
   }
   Op* op = arena_->op(opdef, std::move(operands), std::move(results), std::move(attrs));
+  op->checked_at_emission = true;
   regions_.back()->ops.push_back(op);
   return op;
 }
@@ -261,6 +262,7 @@ KernelDef Builder::finish(bool verify_kernel) {
   for (Param& p : params_) p.value->id = counter++;
   renumber_region(*body_, counter);
   KernelDef kernel(name_, std::move(params_), std::move(kernel_attrs_), body_, std::move(arena_));
+  if (VerifyOnce* once = VerifyOnce::active()) once->built_.push_back(body_);
   DeferFinishVerify* deferring = verify_kernel ? DeferFinishVerify::active() : nullptr;
   if (deferring != nullptr) {
     ++deferring->deferred_;

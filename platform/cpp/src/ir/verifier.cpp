@@ -36,7 +36,10 @@ std::vector<Type> value_types(std::span<Value* const> values) {
 
 class Verifier {
  public:
-  Verifier(const KernelDef& kernel, const ArchLike* arch) : kernel_(kernel), arch_(arch) {}
+  // emitted_checked: the kernel was finished in the active VerifyOnce, so an op checked at
+  // emission skips check_op here (the verify_once contract: no change since its emission).
+  Verifier(const KernelDef& kernel, const ArchLike* arch, bool emitted_checked)
+      : kernel_(kernel), arch_(arch), emitted_checked_(emitted_checked) {}
 
   void run() {
     const std::string where = "kernel @" + kernel_.name;
@@ -158,10 +161,12 @@ class Verifier {
     std::vector<Type>& result_types = *results;
     result_types.clear();
     for (const Value* v : op.results) result_types.push_back(v->type);
-    try {  // the checked result types go to scratch, reused: no vector per op
-      check_op_into(*opdef, types, op.attrs, std::span<const Type>(result_types), scratch.checked);
-    } catch (const OpCheckError& exc) {
-      throw VerifyError(exc.rule(), where(), exc.detail());
+    if (!(emitted_checked_ && op.checked_at_emission)) {
+      try {  // the checked result types go to scratch, reused: no vector per op
+        check_op_into(*opdef, types, op.attrs, std::span<const Type>(result_types), scratch.checked);
+      } catch (const OpCheckError& exc) {
+        throw VerifyError(exc.rule(), where(), exc.detail());
+      }
     }
     placement(*opdef, where, depth, ending);
     arch(*opdef, op, where, types);
@@ -265,6 +270,7 @@ class Verifier {
 
   const KernelDef& kernel_;
   const ArchLike* arch_;
+  bool emitted_checked_;
   IdMap visible_;
   IdMap defined_;
   std::deque<TypeScratch> scratch_;
@@ -280,10 +286,18 @@ bool VerifyOnce::has(const KernelDef& kernel, const ArchLike* arch) const {
   return false;
 }
 
+bool VerifyOnce::built(const KernelDef& kernel) const {
+  for (const Region* body : built_) {
+    if (body == kernel.body) return true;
+  }
+  return false;
+}
+
 void verify(const KernelDef& kernel, const ArchLike* arch) {
-  VerifyOnce* scope = arch != nullptr ? VerifyOnce::active() : nullptr;
+  VerifyOnce* active = VerifyOnce::active();
+  VerifyOnce* scope = arch != nullptr ? active : nullptr;
   if (scope != nullptr && scope->has(kernel, arch)) return;
-  Verifier(kernel, arch).run();
+  Verifier(kernel, arch, active != nullptr && active->built(kernel)).run();
   if (scope != nullptr) scope->verified_.emplace_back(kernel.body, arch);
 }
 

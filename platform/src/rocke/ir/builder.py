@@ -40,6 +40,7 @@ from .typecheck import check_op, check_operand_count, check_operand_types
 from .types import Type
 from .types import ptr as make_ptr
 from .verifier import verify as run_verify
+from .verifier import verify_once
 
 _YIELD = OP_BY_NAME["scf.yield"]
 _FOR = OP_BY_NAME["scf.for"]
@@ -150,7 +151,9 @@ class Builder:
         elif len(names) != len(result_types):  # type: ignore[arg-type]
             raise ValueError(f"{opdef.name}: {len(names)} names for {len(result_types)} results")  # type: ignore[arg-type]
         results = tuple(self._new_value(ty, nm) for ty, nm in zip(result_types, names, strict=True))  # type: ignore[arg-type]
-        self._regions[-1].ops.append(Op(opdef.name, operands, results, attrs))
+        op = Op(opdef.name, operands, results, attrs)
+        op.checked_at_emission = True
+        self._regions[-1].ops.append(op)
         return results
 
     def _one(
@@ -232,6 +235,9 @@ class Builder:
             counter += 1
         _renumber_region(self._body, counter)
         kernel = KernelDef(self._name, tuple(self._params), self._kernel_attrs, self._body)
+        once = verify_once.active()
+        if once is not None:
+            once.built.append(kernel.body)
         if verify:
             scope = defer_finish_verify.active()
             if scope is None:

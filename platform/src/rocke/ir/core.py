@@ -52,7 +52,7 @@ class Region:
 class Op:
     """One operation: opcode (a name in ops.toml), operands, results, attributes, regions."""
 
-    __slots__ = ("attrs", "opcode", "operands", "regions", "results")
+    __slots__ = ("attrs", "checked_at_emission", "opcode", "operands", "regions", "results")
 
     def __init__(
         self,
@@ -67,6 +67,9 @@ class Op:
         self.results = tuple(results)
         self.attrs: dict[str, AttrValue] = dict(attrs) if attrs else {}
         self.regions = tuple(regions)
+        # Builder._emit ran check_op on this op's operand types, attrs and result types as made: a
+        # verify inside the verify_once scope that saw the kernel finished need not run it again.
+        self.checked_at_emission = False
 
     @property
     def opdef(self) -> OpDef:

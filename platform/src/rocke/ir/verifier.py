@@ -28,10 +28,11 @@ def verify(kernel: KernelDef, arch: ArchLike | str | None = None) -> None:
     check op legality for it. Any other arch is a TypeError, an unknown name an UnknownArchError.
     Inside a verify_once scope, a kernel already verified for the same arch there passes at once."""
     target = resolve_arch_like(arch, "verify")
-    scope = verify_once.active() if target is not None and isinstance(kernel, KernelDef) else None
+    active = verify_once.active() if isinstance(kernel, KernelDef) else None
+    scope = active if target is not None else None
     if scope is not None and scope.has(kernel, target):
         return
-    _Verifier(kernel, target).run()
+    _Verifier(kernel, target, active is not None and active.built_here(kernel)).run()
     if scope is not None:
         scope.verified.append((kernel.body, target))
 
@@ -41,13 +42,22 @@ class verify_once(ContextScope):  # a context manager: lower case, as contextlib
     verify(kernel, arch) for the same arch object in this scope returns at once; a kernel is known
     by its body Region. One-pass emitters (rocke.gates.emitters.emit_python) open one around a
     family's build, whose builder verifies its kernel for the arch, and their own verification, so
-    the kernel is walked once. Nothing may change a kernel between the two calls."""
+    the kernel is walked once. Nothing may change a kernel between the two calls. A kernel a Builder
+    finished in the scope (finish() records it) also skips, in verify, the op check of each op the
+    builder checked at emission (Op.checked_at_emission: the same check_op on the same operand
+    types, attrs and result types); the verifier's other rules (structure, ids, dominance,
+    placement, arch, regions, yields) still run. Nothing may change a kernel between its ops'
+    emission and that verify either."""
 
     def __init__(self) -> None:
         self.verified: list[tuple[Region, ArchLike]] = []
+        self.built: list[Region] = []
 
     def has(self, kernel: KernelDef, arch: ArchLike) -> bool:
         return any(body is kernel.body and target is arch for body, target in self.verified)
+
+    def built_here(self, kernel: KernelDef) -> bool:
+        return any(body is kernel.body for body in self.built)
 
 
 def _types_text(types: tuple[Type, ...]) -> str:
@@ -64,9 +74,12 @@ def _check_attr_dict(attrs: Any, defs: tuple[AttrDef, ...], where: str) -> None:
 
 
 class _Verifier:
-    def __init__(self, kernel: KernelDef, arch: ArchLike | None) -> None:
+    def __init__(self, kernel: KernelDef, arch: ArchLike | None, emitted_checked: bool = False) -> None:
         self.kernel = kernel
         self.arch = arch
+        # The kernel was finished in the active verify_once, so an op checked at emission skips
+        # check_op here (the verify_once contract: no change since its emission).
+        self.emitted_checked = emitted_checked
         self.visible: dict[int, Value] = {}
         self.defined: dict[int, Value] = {}
 
@@ -150,10 +163,11 @@ class _Verifier:
         for index, value in enumerate(op.results):
             self._define(value, where, f"result #{index}")
         result_types = tuple(value.type for value in op.results)
-        try:
-            check_op(opdef, tuple(types), op.attrs, result_types)
-        except OpCheckError as exc:
-            raise VerifyError(exc.rule, where, exc.detail) from None
+        if not (self.emitted_checked and op.checked_at_emission):
+            try:
+                check_op(opdef, tuple(types), op.attrs, result_types)
+            except OpCheckError as exc:
+                raise VerifyError(exc.rule, where, exc.detail) from None
         self._placement(opdef, where, depth, ending)
         self._arch(opdef, op, where, tuple(types))
         self._regions(opdef, op, where, loc, depth, tuple(types), result_types)

@@ -58,6 +58,9 @@ struct Op {
   OpValues results;
   AttrMap attrs;
   std::vector<Region*> regions;
+  // Builder::emit_op ran check_op on this op's operand types, attrs and result types as made: a
+  // verify inside the VerifyOnce scope that saw the kernel finished need not run it again.
+  bool checked_at_emission = false;
 
   // The single result; ValueError unless the op has exactly one.
   Value* result() const;

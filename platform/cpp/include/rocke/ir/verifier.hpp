@@ -25,13 +25,20 @@ void verify(const KernelDef& kernel, const ArchLike* arch = nullptr);
 // by its body Region (a KernelDef may move, its arena-held body does not). One-pass emitters
 // (gates::emit_family) open one around a family's build, whose builder verifies its kernel for the
 // arch, and their own verification, so the kernel is walked once. Nothing may change a kernel
-// between the two calls.
+// between the two calls. A kernel a Builder finished in the scope (finish() records it) also
+// skips, in verify, the op check of each op the builder checked at emission (Op::checked_at_emission:
+// the same check_op on the same operand types, attrs and result types); the verifier's other rules
+// (structure, ids, dominance, placement, arch, regions, yields) still run. Nothing may change a
+// kernel between its ops' emission and that verify either.
 class VerifyOnce : public ThreadScope<VerifyOnce> {
  private:
   friend void verify(const KernelDef& kernel, const ArchLike* arch);
+  friend class Builder;
   bool has(const KernelDef& kernel, const ArchLike* arch) const;
+  bool built(const KernelDef& kernel) const;
 
   std::vector<std::pair<const Region*, const ArchLike*>> verified_;
+  std::vector<const Region*> built_;
 };
 
 }  // namespace rocke::ir
