@@ -80,13 +80,14 @@ def built_configs_text(configs: list[ConfigLine]) -> str:
 
 def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
                    configs: list[ConfigLine] | None = None) -> dict[str, float]:
-    """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds:
-    `per_config_s`, what one more config costs (the median over 2 * `runs` + 1 pairs of neighbouring
-    runs (in alternating order), one over a file of the N configs and one over a file of them
-    twice, of their difference over N); `fixed_s`, what a run costs besides its configs (process start, table
-    initialisation, first touches: the median run over N configs less N times the slope);
-    `run_per_config_s`, that median run divided by N (fixed cost included). The records of the N-config file are
-    decoded once, outside the timing: every line must emit, none refuse."""
+    """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds.
+
+    `per_config_s`: what one more config costs, the median over 2 * `runs` + 1 pairs of neighbouring
+    runs (in alternating order), one over a file of the N configs and one over them twice, of the
+    pair's difference over N. `fixed_s`: what a run costs besides its configs (process start, tables,
+    first touches), the median run over N configs less N times that. `run_per_config_s`: that median
+    run over N (fixed cost included). The records of the N-config file are decoded once, outside the
+    timing: every line must emit, none refuse."""
     built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
@@ -341,11 +342,9 @@ def format_bench(data: dict[str, Any]) -> str:
              f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"
              f" {'fixed ms':>9} {'run ms':>8} {'run x':>6}"]
     for r in data["engine_speed"]:
-        run_s = r.get("native_run_s", float("nan"))
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
-                     f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f}"
-                     f" {r.get('native_fixed_s', float('nan')) * ms:9.3f} {run_s * ms:8.3f}"
-                     f" {r.get('native_run_speedup', float('nan')):6.1f}")
+                     f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f} {r['native_fixed_s'] * ms:9.3f}"
+                     f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f}")
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())

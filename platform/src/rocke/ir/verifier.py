@@ -74,7 +74,7 @@ def _check_attr_dict(attrs: Any, defs: tuple[AttrDef, ...], where: str) -> None:
 
 
 class _Verifier:
-    def __init__(self, kernel: KernelDef, arch: ArchLike | None, emitted_checked: bool = False) -> None:
+    def __init__(self, kernel: KernelDef, arch: ArchLike | None, emitted_checked: bool) -> None:
         self.kernel = kernel
         self.arch = arch
         # The kernel was finished in the active verify_once, so an op checked at emission skips
