@@ -32,7 +32,7 @@ def test_format_bench_prints_the_four_sections():
     data = {
         "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
                           "native_fixed_s": 0.0015, "native_run_s": 0.00155, "cpp_speedup": 50.0,
-                          "native_speedup": 62.5, "native_run_speedup": 32.3}],
+                          "native_speedup": 62.5, "native_run_speedup": 32.3, "native_passes": 7}],
         "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0, "elementwise": 1.0},
                                  "configs": {"gemm": 1, "elementwise": 9}, "share_limit": 0.25,
                                  "over_share": ["gemm"]}},
@@ -53,6 +53,7 @@ def test_format_bench_prints_the_four_sections():
                     "6. C++ engine phases"]:
         assert heading in text
     assert "over 25% of the time without over 25% of the configs: gemm" in text
+    assert text.splitlines()[2].split()[-1] == "7"  # the native slope's passes
 
 
 def test_a_crashing_engine_is_a_bench_error():
@@ -152,6 +153,15 @@ def _fake_native(monkeypatch, fixed: float, per_config: float):
     return seen
 
 
+def test_native_passes_put_enough_work_between_the_two_runs_of_a_slope():
+    # passes beyond the first cost at least min_extra_s, counted in one-pass runs; 2 <= passes <= max
+    assert bench.native_passes(0.05, min_extra_s=0.2, max_passes=32) == 5
+    assert bench.native_passes(0.06, min_extra_s=0.2, max_passes=32) == 5
+    assert bench.native_passes(0.001, min_extra_s=0.2, max_passes=32) == 32
+    assert bench.native_passes(1.0, min_extra_s=0.2, max_passes=32) == 2
+    assert bench.native_passes(0.0, min_extra_s=0.2, max_passes=8) == 8
+
+
 def test_native_figures_split_a_runs_fixed_cost_from_its_cost_per_config(monkeypatch):
     from rocke.families import get_family
     from rocke.families.configs import family_configs
@@ -160,12 +170,14 @@ def test_native_figures_split_a_runs_fixed_cost_from_its_cost_per_config(monkeyp
     built = [c for c in family_configs(family) if not c.refuse]
     seen = _fake_native(monkeypatch, fixed=0.0015, per_config=0.0001)
     got = bench.native_figures(family, runs=3)
-    # seven pairs of runs (2 * runs + 1), the order alternating: the built configs and them twice;
-    # never a refusal line
     n = len(built)
-    assert [len(run) for run in seen] == [n, 2 * n, 2 * n, n] * 3 + [n, 2 * n]
+    passes = bench.native_passes(0.0015 + 0.0001 * n)
+    assert 2 < passes <= bench.NATIVE_MAX_PASSES and got["passes"] == passes
+    # one run to size the long run, then seven pairs of runs (2 * runs + 1), the order alternating:
+    # the built configs and them `passes` times; never a refusal line
+    assert [len(run) for run in seen] == [n] + [n, passes * n, passes * n, n] * 3 + [n, passes * n]
     assert all(not any(c.refuse for c in run) for run in seen)
-    assert [(c.arch, c.kv) for c in seen[1]] == [(c.arch, c.kv) for c in built + built]
+    assert [(c.arch, c.kv) for c in seen[2]] == [(c.arch, c.kv) for c in built * passes]
     assert got["per_config_s"] == pytest.approx(0.0001)
     assert got["fixed_s"] == pytest.approx(0.0015)
     assert got["run_per_config_s"] == pytest.approx((0.0015 + 0.0001 * len(built)) / len(built))

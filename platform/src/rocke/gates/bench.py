@@ -12,6 +12,7 @@ See docs/performance.md for how to read the output.
 from __future__ import annotations
 
 import importlib
+import math
 import resource
 import statistics
 import subprocess
@@ -78,23 +79,40 @@ def built_configs_text(configs: list[ConfigLine]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The passes of a native slope's long run cost at least this much beyond the first (native_passes),
+# and there are at most NATIVE_MAX_PASSES of them.
+NATIVE_MIN_EXTRA_S = 0.2
+NATIVE_MAX_PASSES = 32
+
+
+def native_passes(one_run_s: float, *, min_extra_s: float = NATIVE_MIN_EXTRA_S,
+                  max_passes: int = NATIVE_MAX_PASSES) -> int:
+    """How many passes over the configs the long run of a native slope makes: enough that the passes
+    beyond the first cost at least min_extra_s (one_run_s, a whole one-pass run, fixed cost included,
+    stands for a pass), at least 2 and at most max_passes. A slope is the difference of two process
+    runs, each with its own timer and machine noise: the more work between them, the less that noise
+    weighs per config."""
+    extra = math.ceil(min_extra_s / max(one_run_s, 1e-6))
+    return max(2, min(max_passes, 1 + extra))
+
+
 def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
                    configs: list[ConfigLine] | None = None) -> dict[str, float]:
     """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds.
 
     `per_config_s`: what one more config costs, the median over 2 * `runs` + 1 pairs of neighbouring
-    runs (in alternating order), one over a file of the N configs and one over them twice, of the
-    pair's difference over N. `fixed_s`: what a run costs besides its configs (process start, tables,
-    first touches), the median run over N configs less N times that. `run_per_config_s`: that median
-    run over N (fixed cost included). The records of the N-config file are decoded once, outside the
-    timing: every line must emit, none refuse."""
+    runs (in alternating order), one over a file of the N configs and one over them P times (`passes`,
+    native_passes of a first one-pass run), of the pair's difference over (P - 1) * N. `fixed_s`: what
+    a run costs besides its configs (process start, tables, first touches), the median run over N
+    configs less N times that. `run_per_config_s`: that median run over N (fixed cost included). The
+    records of the N-config file are decoded once, outside the timing: every line must emit, none
+    refuse."""
     built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
     with tempfile.TemporaryDirectory() as tmp:
-        once, twice = Path(tmp) / f"{family.name}.cfg", Path(tmp) / f"{family.name}.twice.cfg"
+        once = Path(tmp) / f"{family.name}.cfg"
         once.write_text(built_configs_text(built), encoding="ascii")
-        twice.write_text(built_configs_text(built + built), encoding="ascii")
         try:
             outs = emit_native(family, flavors, configs=once)
         except FrameError as exc:
@@ -105,24 +123,28 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
                 raise BenchError(f"native engine refused a built config of {family.name}: {out.refusal}")
         if len(outs) != len(built):
             raise BenchError(f"native engine emitted {len(outs)} of {family.name}'s {len(built)} built configs")
+        passes = native_passes(native_run_seconds(family, flavors, once))
+        many = Path(tmp) / f"{family.name}.x{passes}.cfg"
+        many.write_text(built_configs_text(built * passes), encoding="ascii")
         one_pass, slopes = [], []
         for pair in range(2 * max(1, runs) + 1):  # neighbouring runs see the same machine state
             # The pair's order alternates, so a machine speeding up or slowing down during the
             # bench biases no slope one way.
             if pair % 2 == 0:
                 one = native_run_seconds(family, flavors, once)
-                two = native_run_seconds(family, flavors, twice)
+                long = native_run_seconds(family, flavors, many)
             else:
-                two = native_run_seconds(family, flavors, twice)
+                long = native_run_seconds(family, flavors, many)
                 one = native_run_seconds(family, flavors, once)
             one_pass.append(one)
-            slopes.append((two - one) / len(built))
+            slopes.append((long - one) / ((passes - 1) * len(built)))
     run, slope, n = statistics.median(one_pass), statistics.median(slopes), len(built)
-    # A second pass over the same configs executes what the first did (the emitter memoises nothing
-    # across configs: the same instruction count per config in both passes, see docs/performance.md);
-    # a slope at or below zero is timer noise on a run of a few milliseconds, and gets the run's mean.
+    # A further pass over the same configs executes what the first did (the emitter memoises nothing
+    # across configs: the same instruction count per config in every pass, see docs/performance.md);
+    # a slope at or below zero is timer noise, and gets the run's mean.
     per_config = slope if slope > 0 else run / n
-    return {"per_config_s": per_config, "fixed_s": max(0.0, run - n * per_config), "run_per_config_s": run / n}
+    return {"per_config_s": per_config, "fixed_s": max(0.0, run - n * per_config), "run_per_config_s": run / n,
+            "passes": float(passes)}
 
 
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
@@ -164,7 +186,8 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
                      "native_s": native["per_config_s"], "native_fixed_s": native["fixed_s"],
                      "native_run_s": native["run_per_config_s"], "cpp_speedup": py_med / max(cpp_med, 1e-9),
                      "native_speedup": py_med / max(native["per_config_s"], 1e-9),
-                     "native_run_speedup": py_med / max(native["run_per_config_s"], 1e-9)})
+                     "native_run_speedup": py_med / max(native["run_per_config_s"], 1e-9),
+                     "native_passes": int(native["passes"])})
     return rows
 
 
@@ -338,13 +361,14 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
 def format_bench(data: dict[str, Any]) -> str:
     ms = 1e3
     lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column;"
-             " native: one more config in a run, and (run) the whole run over the configs, its fixed cost included",
+             " native: one more config in a run (a run over the configs less one over them `passes` times), and (run)"
+             " the whole run over the configs, its fixed cost included",
              f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"
-             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6}"]
+             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6} {'passes':>6}"]
     for r in data["engine_speed"]:
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
                      f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f} {r['native_fixed_s'] * ms:9.3f}"
-                     f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f}")
+                     f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f} {r['native_passes']:6d}")
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
