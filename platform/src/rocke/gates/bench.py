@@ -24,10 +24,11 @@ from typing import Any
 
 from rocke.engine import native_engine
 from rocke.families import Family
-from rocke.families.configs import ConfigLine, family_configs
+from rocke.families.configs import ConfigLine, built_configs_text, family_configs
 from rocke.gates.emitters import FLAVORS, emit_cpp, emit_native, emit_python, find_native_emitter, native_command
 from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
+from rocke.gates.instructions import InstructionsError, format_instructions, instruction_rows, valgrind_path
 from rocke.gates.parity import run_parity
 from rocke.gates.progress import SHARE_LIMIT, over_share
 from rocke.gates.runner import select_families
@@ -68,15 +69,6 @@ def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS, confi
         raise BenchError(f"{family.native_emitter} exited {proc.returncode} on {family.name}: "
                          f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
     return seconds
-
-
-def built_configs_text(configs: list[ConfigLine]) -> str:
-    """A config file (the shipped files' format) holding only the configs that must build, in their
-    order: the native figure is taken over these, so that all three engine columns are per built
-    config (a `refuse` line's cheap refusal would otherwise lower the native figure per config)."""
-    lines = ["# the built configs of a family's config file (rocke bench)"]
-    lines += [f"{c.arch} {c.kv}" for c in configs if not c.refuse]
-    return "\n".join(lines) + "\n"
 
 
 # The passes of a native slope's long run cost at least this much beyond the first (native_passes),
@@ -339,7 +331,10 @@ def parse_speed(size: int, *, runs: int) -> list[dict[str, Any]]:
 
 
 def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int | None = None, jobs: int = 2,
-              sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000), parse_size: int = 1 << 20) -> dict[str, Any]:
+              sizes: tuple[int, ...] = (500, 1000, 2000, 4000, 8000), parse_size: int = 1 << 20,
+              instructions: bool = False) -> dict[str, Any]:
+    """The bench's figures; `instructions` adds the native emitters' instruction counts (callgrind,
+    section 7), which need valgrind on PATH."""
     families = select_families(only)
     if not families:
         raise BenchError("no families registered")
@@ -348,7 +343,12 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
             find_native_emitter(family.native_emitter)
         except FrameError as exc:
             raise BenchError(str(exc)) from None
-    return {
+    if instructions:
+        try:
+            valgrind_path()
+        except InstructionsError as exc:
+            raise BenchError(str(exc)) from None
+    data = {
         "engine_speed": engine_speed(families, runs=runs, max_configs=max_configs),
         "cpp_phases": cpp_phases(families, runs=runs, max_configs=max_configs),
         "gate_cost": gate_cost(only, jobs=jobs),
@@ -356,6 +356,12 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
         "scaling": scaling(list(sizes), runs=runs),
         "parse_speed": parse_speed(parse_size, runs=min(runs, 3)),
     }
+    if instructions:
+        try:
+            data["instructions"] = instruction_rows(families, max_configs=max_configs)
+        except InstructionsError as exc:
+            raise BenchError(str(exc)) from None
+    return data
 
 
 def format_bench(data: dict[str, Any]) -> str:
@@ -406,5 +412,7 @@ def format_bench(data: dict[str, Any]) -> str:
         for r in data["cpp_phases"]:
             lines.append(f"{r['family']:<20} {r['ops_median']:>7.0f}"
                          + "".join(f" {r[f'{p}_us_per_op']:8.3f}" for p in CPP_PHASES))
+    if data.get("instructions"):
+        lines += format_instructions(data["instructions"])
     return "\n".join(lines)
 

@@ -148,3 +148,12 @@ def family_configs(family: Family) -> list[ConfigLine]:
     if not lines:
         raise ConfigError(f"{family.name}.cfg: no configs")
     return lines
+
+
+def built_configs_text(configs: list[ConfigLine]) -> str:
+    """A config file (this format) holding only the configs that must build, in their order: what the
+    bench times and counts the native emitter on (a `refuse` line's cheap refusal would otherwise
+    lower its figures per config)."""
+    lines = ["# the built configs of a family's config file (rocke bench)"]
+    lines += [f"{c.arch} {c.kv}" for c in configs if not c.refuse]
+    return "\n".join(lines) + "\n"
