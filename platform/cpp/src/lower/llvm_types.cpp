@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <unordered_map>
 
 #include "rocke/arch/flavors.hpp"
@@ -83,21 +85,36 @@ Spelling spell(const ir::Type& ty) {
   return found->second;
 }
 
-struct Recent {
-  ir::Type type;
-  const Spelling* spelling = nullptr;
-};
-constexpr std::size_t kRecent = 64;
-// Constant-initialized, so reading it needs no per-thread initialization check.
-thread_local std::array<Recent, kRecent> recent_spellings;
+// A type's four bytes as one key: Type is its kind, scalar, lanes and space, one byte each and no
+// padding, so equal keys are equal types.
+static_assert(sizeof(ir::Type) == 4 && std::is_trivially_copyable_v<ir::Type>);
+std::uint32_t type_key(const ir::Type& ty) {
+  std::uint32_t key;
+  std::memcpy(&key, &ty, sizeof key);
+  return key;
+}
 
-const Spelling& spelling(const ir::Type& ty) {
-  std::size_t hash = ty.hash();
-  Recent& slot = recent_spellings[(hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) % kRecent];
-  if (slot.spelling != nullptr && slot.type == ty) return *slot.spelling;
+struct Recent {
+  std::uint32_t key = 0;
+  const Spelling* spelling = nullptr;  // nullptr: an empty slot
+};
+constexpr unsigned kRecentBits = 6;
+// Constant-initialized, so reading it needs no per-thread initialization check.
+thread_local std::array<Recent, std::size_t{1} << kRecentBits> recent_spellings;
+
+[[gnu::noinline]] const Spelling& spelling_miss(const ir::Type& ty, Recent& slot) {
   const Spelling& found = spelled(ty);
-  slot = Recent{ty, &found};
+  slot = Recent{type_key(ty), &found};
   return found;
+}
+
+// The lowering asks for a type's spelling several times per op: a hit is a multiply, a load and
+// a compare, with the table's miss path out of line.
+inline const Spelling& spelling(const ir::Type& ty) {
+  const std::uint32_t key = type_key(ty);
+  Recent& slot = recent_spellings[(key * 0x9E3779B1u) >> (32 - kRecentBits)];
+  if (slot.spelling != nullptr && slot.key == key) [[likely]] return *slot.spelling;
+  return spelling_miss(ty, slot);
 }
 
 }  // namespace
