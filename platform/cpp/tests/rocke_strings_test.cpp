@@ -1,7 +1,9 @@
 // ctest: util::write_int and append_int, the one spelling of str(int) that the printer, the lowerer
 // and attribute texts share, against std::to_string over the digit-count boundaries, both signs
-// and the int64 limits.
+// and the int64 limits; util::copy_text against a byte loop at every length to 40 and every offset
+// in a word, with the bytes around the copy left alone.
 // Python twin: none (str(int)).
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -33,6 +35,20 @@ int main() {
                       "append_int appends " + want);
     char buf[20];
     rocke_test::check_eq(std::string(buf, rocke::util::write_int(buf, value)), want, "write_int writes " + want);
+  }
+  char source[64];
+  for (std::size_t i = 0; i < sizeof source; ++i) source[i] = static_cast<char>('A' + i % 53);
+  for (std::size_t size = 0; size <= 40; ++size) {
+    for (std::size_t offset = 0; offset < 8; ++offset) {
+      char out[64];
+      std::string(sizeof out, '.').copy(out, sizeof out);
+      char* end = rocke::util::copy_text(out + offset, source + (7 - offset), size);
+      std::string want(sizeof out, '.');
+      for (std::size_t i = 0; i < size; ++i) want[offset + i] = source[7 - offset + i];
+      const std::string what = "copy_text of " + std::to_string(size) + " bytes at offset " + std::to_string(offset);
+      rocke_test::check(end == out + offset + size, what + " returns the end of the copy");
+      rocke_test::check_eq(std::string(out, sizeof out), want, what);
+    }
   }
   return rocke_test::finish("rocke_strings_test");
 }

@@ -44,7 +44,7 @@ class Sink {
 
   void put(std::string_view text) {
     char* at = room(text.size());
-    std::memcpy(at, text.data(), text.size());
+    util::copy_text(at, text.data(), text.size());
     pos_ += text.size();
   }
   void put(char c) {

@@ -72,10 +72,7 @@ inline std::size_t part_size(std::string_view text) { return text.size(); }
 inline std::size_t part_size(const Typed& typed) { return typed.type.size() + 1 + typed.text.size(); }
 inline std::size_t part_size(const Decimal& number) { return number.size; }
 
-inline char* put_part(char* out, std::string_view text) {
-  std::char_traits<char>::copy(out, text.data(), text.size());
-  return out + text.size();
-}
+inline char* put_part(char* out, std::string_view text) { return util::copy_text(out, text.data(), text.size()); }
 inline char* put_part(char* out, const Typed& typed) {
   out = put_part(out, typed.type);
   *out++ = ' ';

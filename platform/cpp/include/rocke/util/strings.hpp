@@ -38,6 +38,32 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
+// Copy n bytes of src to out and return out + n. Most texts the printer and the lowerer copy are
+// a few bytes (names, types, keywords, punctuation): those are copied inline with two overlapping
+// moves, where a copy of variable length would otherwise be a call of memcpy.
+inline char* copy_text(char* out, const char* src, std::size_t n) {
+  if (n >= 8 && n <= 16) {
+    std::uint64_t head, tail;
+    std::memcpy(&head, src, 8);
+    std::memcpy(&tail, src + n - 8, 8);
+    std::memcpy(out, &head, 8);
+    std::memcpy(out + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    std::uint32_t head, tail;
+    std::memcpy(&head, src, 4);
+    std::memcpy(&tail, src + n - 4, 4);
+    std::memcpy(out, &head, 4);
+    std::memcpy(out + n - 4, &tail, 4);
+  } else if (n > 0 && n < 4) {
+    out[0] = src[0];
+    out[n / 2] = src[n / 2];
+    out[n - 1] = src[n - 1];
+  } else if (n > 16) {
+    std::memcpy(out, src, n);
+  }
+  return out + n;
+}
+
 namespace detail {
 
 inline constexpr char kDigitPairs[] =
