@@ -154,7 +154,7 @@ AttrMap Builder::attrs(const OpDef& opdef, AttrMap given) const {
   return out;
 }
 
-Op* Builder::emit_op(const OpDef& opdef, OpValues operands, AttrMap attrs,
+Op* Builder::emit_op(const OpDef& opdef, OpValues&& operands, AttrMap&& attrs,
                      const std::optional<std::span<const Type>>& result_types,
                      const std::optional<std::span<const Hint>>& names) {
   live();

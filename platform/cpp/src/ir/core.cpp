@@ -24,7 +24,8 @@ Op* Arena::op(std::string_view opcode, OpValues operands, OpValues results, Attr
       Op{text, def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }
 
-Op* Arena::op(const OpDef& def, OpValues operands, OpValues results, AttrMap attrs, std::vector<Region*> regions) {
+Op* Arena::op(const OpDef& def, OpValues&& operands, OpValues&& results, AttrMap&& attrs,
+              std::vector<Region*>&& regions) {
   return &ops_.emplace_back(
       Op{def.name, &def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
 }

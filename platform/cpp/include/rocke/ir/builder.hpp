@@ -296,7 +296,7 @@ class Builder {
   static std::vector<Type> types(const OpDef& opdef, std::span<Value* const> operands);
   AttrMap attrs(const OpDef& opdef, AttrMap given) const;
   // Checks and appends one op (operands and attributes move into it) and returns it.
-  Op* emit_op(const OpDef& opdef, OpValues operands, AttrMap attrs,
+  Op* emit_op(const OpDef& opdef, OpValues&& operands, AttrMap&& attrs,
               const std::optional<std::span<const Type>>& result_types,
               const std::optional<std::span<const Hint>>& names);
   Value* one(const OpDef& opdef, OpValues operands, AttrMap attrs, const Type& result_type, const Hint& name);

@@ -129,9 +129,10 @@ class Arena {
   Value* value(std::int64_t id, Type type, Hint name);
   Op* op(std::string_view opcode, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
          std::vector<Region*> regions = {});
-  // The same op of a table row already looked up (def->name is its opcode).
-  Op* op(const OpDef& def, OpValues operands = {}, OpValues results = {}, AttrMap attrs = {},
-         std::vector<Region*> regions = {});
+  // The same op of a table row already looked up (def->name is its opcode). The lists move into
+  // the op once (taken by reference: the builder's and the parser's ops are made on every op).
+  Op* op(const OpDef& def, OpValues&& operands, OpValues&& results, AttrMap&& attrs,
+         std::vector<Region*>&& regions = {});
   Region* region(Values args = {}, std::vector<Op*> ops = {});
 
  private:
