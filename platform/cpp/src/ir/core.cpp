@@ -12,26 +12,25 @@ Value* Op::result() const {
   return results[0];
 }
 
-Value* Arena::value(std::int64_t id, Type type, Hint name) {
-  return &values_.emplace_back(Value{id, type, std::move(name)});
-}
+// The arena's items are made in place (parenthesized aggregate initialization): no temporary to
+// move from and destroy per value and op.
+Value* Arena::value(std::int64_t id, Type type, Hint name) { return &values_.emplace_back(id, type, std::move(name)); }
 
 Op* Arena::op(std::string_view opcode, OpValues operands, OpValues results, AttrMap attrs,
               std::vector<Region*> regions) {
   const OpDef* def = find_op(opcode);
   const std::string_view text = def != nullptr ? std::string_view(def->name) : texts_.emplace_back(opcode);
-  return &ops_.emplace_back(
-      Op{text, def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
+  return &ops_.emplace_back(text, def, std::move(operands), std::move(results), std::move(attrs), std::move(regions));
 }
 
 Op* Arena::op(const OpDef& def, OpValues&& operands, OpValues&& results, AttrMap&& attrs,
               std::vector<Region*>&& regions) {
-  return &ops_.emplace_back(
-      Op{def.name, &def, std::move(operands), std::move(results), std::move(attrs), std::move(regions)});
+  return &ops_.emplace_back(std::string_view(def.name), &def, std::move(operands), std::move(results), std::move(attrs),
+                            std::move(regions));
 }
 
 Region* Arena::region(Values args, std::vector<Op*> ops) {
-  return &regions_.emplace_back(Region{std::move(args), std::move(ops)});
+  return &regions_.emplace_back(std::move(args), std::move(ops));
 }
 
 KernelDef::KernelDef(std::string name_, std::vector<Param> params_, AttrMap attrs_, Region* body_,
