@@ -39,7 +39,7 @@ class Verifier {
   // emitted_checked: the kernel was finished in the active VerifyOnce, so an op checked at
   // emission skips check_op here (the verify_once contract: no change since its emission).
   Verifier(const KernelDef& kernel, const ArchLike* arch, bool emitted_checked)
-      : kernel_(kernel), arch_(arch), emitted_checked_(emitted_checked) {}
+      : kernel_(kernel), arch_(arch), emitted_checked_(emitted_checked), max_value_id_(format_facts().max_value_id) {}
 
   void run() {
     const std::string where = "kernel @" + kernel_.name;
@@ -60,7 +60,7 @@ class Verifier {
     if (value == nullptr || value->type.is_none()) {
       throw VerifyError("structure", where(), what() + " must be a Value with a Type");
     }
-    if (value->id < 0 || value->id > format_facts().max_value_id) {
+    if (value->id < 0 || value->id > max_value_id_) {
       throw VerifyError("structure", where(), what() + " has an invalid id");
     }
     if (defined_.find(value->id) != nullptr) {
@@ -271,6 +271,7 @@ class Verifier {
   const KernelDef& kernel_;
   const ArchLike* arch_;
   bool emitted_checked_;
+  const std::int64_t max_value_id_;  // read once: define() checks every value id against it
   IdMap visible_;
   IdMap defined_;
   std::deque<TypeScratch> scratch_;
