@@ -154,6 +154,8 @@ void register_toy() {
 
 // --- tests --------------------------------------------------------------------------------------
 
+void check_frame_holding();
+
 void check_frames() {
   check_eq(rocke::gates::write_record(3, "ll:llvm22", "abc\n"), "@@rocke-record 3 ll:llvm22 4\nabc\n\n", "record");
   check_eq(rocke::gates::write_end(7), "@@rocke-end 7\n", "end marker");
@@ -168,6 +170,27 @@ void check_frames() {
   check_eq(error, "", "the writer's stream reads back");
   check(records.size() == 3 && records[2].kind == "refusal" && records[2].payload == "no", "records read back");
   check(out.str().size() > 13 && out.str().substr(out.str().size() - 14) == "@@rocke-end 2\n", "two configs");
+  check_frame_holding();
+}
+
+// The writer holds records until a block fills, flush() or end(); the bytes are write_record's.
+void check_frame_holding() {
+  const std::size_t block = rocke::gates::FrameWriter::kHeldBytes;
+  std::ostringstream out;
+  {
+    rocke::gates::FrameWriter writer(out);
+    writer.record(0, "ir", "small");
+    check_eq(out.str(), "", "a small record is held");
+    writer.flush();
+    check_eq(out.str(), rocke::gates::write_record(0, "ir", "small"), "flush hands the held record over");
+    std::string big(block, 'b');
+    writer.record(1, "ll:llvm22", big);
+    check_eq(out.str(), rocke::gates::write_record(0, "ir", "small") + rocke::gates::write_record(1, "ll:llvm22", big),
+             "a full block goes to the stream at once");
+    writer.record(2, "refusal", "no");
+  }
+  check(out.str().size() > 3 && out.str().substr(out.str().size() - 3) == "no\n",
+        "the destructor hands over what is held");
 }
 
 void check_configs() {

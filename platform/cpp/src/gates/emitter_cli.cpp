@@ -168,7 +168,7 @@ int run_family(const Options& opts, std::ostream& out, const families::FamilyReg
     try {
       emission = emit_config(*family, configs[i], flavors);
     } catch (const std::exception& exc) {
-      out.flush();
+      writer.flush();  // the records of the configs before this one
       throw RunError{util::cat(family->name, ".cfg line ", std::to_string(configs[i].lineno), ": crash: ", exc.what())};
     }
     write_emission(writer, static_cast<std::int64_t>(i), emission, true);

@@ -1,6 +1,8 @@
 // Python twin: rocke/gates/frames.py (write_record, write_end)
 #include "rocke/gates/frames.hpp"
 
+#include <algorithm>
+
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
 
@@ -41,16 +43,27 @@ void FrameWriter::record(std::int64_t index, std::string_view kind, std::string_
     ++configs_;
     last_index_ = index;
   }
-  // The payload goes to the stream as it is (no copy into a record string): a .ll text is tens of KB.
+  std::size_t at = held_.size();
   std::string header = record_header(index, kind, payload.size());
-  out_.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out_.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-  out_.put('\n');
+  held_.resize(at + header.size() + payload.size() + 1);
+  char* put = held_.data() + at;
+  put = std::copy(header.begin(), header.end(), put);
+  put = std::copy(payload.begin(), payload.end(), put);
+  *put = '\n';
+  if (held_.size() >= kHeldBytes) flush();
+}
+
+void FrameWriter::flush() {
+  if (!held_.empty()) {
+    out_.write(held_.data(), static_cast<std::streamsize>(held_.size()));
+    held_.clear();
+  }
+  out_.flush();
 }
 
 void FrameWriter::end() {
-  out_ << write_end(configs_);
-  out_.flush();
+  held_ += write_end(configs_);
+  flush();
 }
 
 }  // namespace rocke::gates
