@@ -15,7 +15,11 @@ function(rocke_add_sdk_library)
   file(GLOB_RECURSE _sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cpp/src/*.cpp")
   add_library(${ARG_TARGET} STATIC ${_sources})
   add_library(${ARG_PACKAGE}::${ARG_EXPORT_NAME} ALIAS ${ARG_TARGET})
-  set_target_properties(${ARG_TARGET} PROPERTIES OUTPUT_NAME ${ARG_TARGET} EXPORT_NAME ${ARG_EXPORT_NAME})
+  # Hidden symbols: an extension module linking the archive exports none of them, so its calls
+  # into the archive bind directly (no PLT stub, no interposition to assume) and GCC may inline
+  # one archive function into another under -fPIC. Static links (the tools) are unaffected.
+  set_target_properties(${ARG_TARGET} PROPERTIES OUTPUT_NAME ${ARG_TARGET} EXPORT_NAME ${ARG_EXPORT_NAME}
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_include_directories(${ARG_TARGET} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/cpp/include>
     $<INSTALL_INTERFACE:${ARG_NATIVE_DIR}/include>)
