@@ -38,7 +38,7 @@ def _mma_signature(arch: Any, op_id: Any) -> tuple[str, ...] | None:
 
 
 def _build_family(name: Any, kv: Any, arch: Any) -> str:
-    family = get_family(name)
+    family = get_family(name, cpp_engine="rocke_engine")  # the families rocke_engine serves
     return print_kernel(family.build(family.spec.from_kv(kv), arch))
 
 

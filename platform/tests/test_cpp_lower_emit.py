@@ -21,6 +21,7 @@ from test_lower_llvm import corpus
 
 from rocke.arch import ARCH_NAMES
 from rocke.engine import native_engine
+from rocke.families import discover_families, get_family
 from rocke.families.configs import family_configs
 from rocke.families.platform_families import provide
 from rocke.gates.emitters import emit_native, emit_python
@@ -134,6 +135,23 @@ def test_build_family_refuses_an_unknown_family() -> None:
         engine.build_family("conv", "a=1", "gfx942")
     assert info.value.args[0] == f"unknown family 'conv'; known: {', '.join(engine.family_names()) or 'none'}"
     assert not isinstance(info.value, ValueError)  # no refusal: the parity gate reports it as a crash
+
+
+def test_get_family_for_one_engine_names_what_that_engine_knows() -> None:
+    """rocke_engine builds platform's families only, whatever else is installed: get_family with
+    its cpp_engine refuses what it refuses, with its message."""
+    engine = native_engine()
+    with pytest.raises(KeyError) as python:
+        get_family("conv", cpp_engine="rocke_engine")
+    with pytest.raises(KeyError) as cpp:
+        engine.build_family("conv", "a=1", "gfx942")
+    assert python.value.args == cpp.value.args
+    assert get_family("gemm", cpp_engine="rocke_engine").name == "gemm"
+    others = [f.name for f in discover_families() if f.cpp_engine != "rocke_engine"]
+    for name in others:  # a library family, when the library is installed
+        with pytest.raises(KeyError):
+            get_family(name, cpp_engine="rocke_engine")
+        assert get_family(name).name == name
 
 
 # ------------------------------------------------------------------ families with C++ builders

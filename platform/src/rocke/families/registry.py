@@ -79,8 +79,11 @@ def build_family(family: Family, spec: Any, arch: str) -> Any:
     return family.build(spec, arch)
 
 
-def get_family(name: str) -> Family:
-    families = {f.name: f for f in discover_families()}
+def get_family(name: str, *, cpp_engine: str | None = None) -> Family:
+    """The installed family `name`; KeyError naming the known ones. With `cpp_engine`, only the
+    families whose C++ twin lives in that extension module count: what its ``build_family`` knows
+    (platform's ``rocke_engine`` links no library family)."""
+    families = {f.name: f for f in discover_families() if cpp_engine is None or f.cpp_engine == cpp_engine}
     if name not in families:
         raise KeyError(f"unknown family '{name}'; known: {', '.join(sorted(families)) or 'none'}")
     return families[name]
