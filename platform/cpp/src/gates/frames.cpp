@@ -1,8 +1,6 @@
 // Python twin: rocke/gates/frames.py (write_record, write_end)
 #include "rocke/gates/frames.hpp"
 
-#include <algorithm>
-
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
 
@@ -43,13 +41,10 @@ void FrameWriter::record(std::int64_t index, std::string_view kind, std::string_
     ++configs_;
     last_index_ = index;
   }
-  std::size_t at = held_.size();
+  // Appended, not resized then copied into: a resize would first zero the payload's bytes.
   std::string header = record_header(index, kind, payload.size());
-  held_.resize(at + header.size() + payload.size() + 1);
-  char* put = held_.data() + at;
-  put = std::copy(header.begin(), header.end(), put);
-  put = std::copy(payload.begin(), payload.end(), put);
-  *put = '\n';
+  held_.reserve(held_.size() + header.size() + payload.size() + 1);
+  held_.append(header).append(payload).push_back('\n');
   if (held_.size() >= kHeldBytes) flush();
 }
 
