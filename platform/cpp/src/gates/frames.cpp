@@ -8,27 +8,21 @@ namespace rocke::gates {
 
 namespace {
 
-// "@@rocke-record <index> <kind> <nbytes>\n": what precedes a record's payload.
-std::string record_header(std::int64_t index, std::string_view kind, std::size_t payload_size) {
-  std::string out;
-  out.reserve(kRecord.size() + kind.size() + 48);
-  out += kRecord;
-  out += std::to_string(index);
-  out += ' ';
-  out += kind;
-  out += ' ';
-  out += std::to_string(payload_size);
-  out += '\n';
-  return out;
+// Appends one record to out: "@@rocke-record <index> <kind> <nbytes>\n", the payload, "\n".
+// Appended, never resized into: a resize would first zero the payload's bytes.
+void append_record(std::string& out, std::int64_t index, std::string_view kind, std::string_view payload) {
+  std::string size = std::to_string(payload.size());
+  std::string at = std::to_string(index);
+  out.reserve(out.size() + kRecord.size() + at.size() + kind.size() + size.size() + payload.size() + 4);
+  out.append(kRecord).append(at).append(1, ' ').append(kind).append(1, ' ').append(size).append(1, '\n');
+  out.append(payload).append(1, '\n');
 }
 
 }  // namespace
 
 std::string write_record(std::int64_t index, std::string_view kind, std::string_view payload) {
-  std::string out = record_header(index, kind, payload.size());
-  out.reserve(out.size() + payload.size() + 1);
-  out += payload;
-  out += '\n';
+  std::string out;
+  append_record(out, index, kind, payload);
   return out;
 }
 
@@ -41,10 +35,7 @@ void FrameWriter::record(std::int64_t index, std::string_view kind, std::string_
     ++configs_;
     last_index_ = index;
   }
-  // Appended, not resized then copied into: a resize would first zero the payload's bytes.
-  std::string header = record_header(index, kind, payload.size());
-  held_.reserve(held_.size() + header.size() + payload.size() + 1);
-  held_.append(header).append(payload).push_back('\n');
+  append_record(held_, index, kind, payload);
   if (held_.size() >= kHeldBytes) flush();
 }
 
