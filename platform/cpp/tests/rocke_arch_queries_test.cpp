@@ -2,13 +2,17 @@
 // occupancy) and the layout / fragment planning helpers, against values of the Python engine.
 // Python twins: platform/tests/test_arch_mma.py, test_arch_occupancy.py, test_helpers_layout.py
 // (the full cross-engine comparison of the builders is platform/tests/families/gemm/test_gemm_cpp.py).
+#include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "check.hpp"
 #include "rocke/arch/errors.hpp"
 #include "rocke/arch/mma.hpp"
 #include "rocke/arch/occupancy.hpp"
+#include "rocke/helpers/chain.hpp"
 #include "rocke/helpers/layout.hpp"
 #include "rocke/helpers/mma_frag.hpp"
 #include "rocke/util/strings.hpp"
@@ -110,11 +114,76 @@ void fragment_plans() {
   check(!mixed.has_value(), "a non-separable formula has no split");
 }
 
+// plan_chain keeps the C tile's (lane, row, col) -> (rep, slot) in a flat hash table; the same
+// search over an ordered map (the plain reading of the Python dict) must give the same plans.
+using Picks = std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>>;
+
+std::optional<Picks> plan_chain_by_map(const rocke::arch::MmaOp& first, std::int64_t reps,
+                                       const rocke::arch::MmaOp& next, bool is_b) {
+  if (first.wave_size != next.wave_size) return std::nullopt;
+  std::int64_t chained = is_b ? first.m : first.n;
+  std::int64_t other = is_b ? next.n : next.m;
+  if (other != (is_b ? first.n : first.m) || (reps * chained) % next.k != 0) return std::nullopt;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::pair<std::int64_t, std::int64_t>> source;
+  for (std::int64_t rep = 0; rep < reps; ++rep) {
+    for (std::int64_t lane = 0; lane < first.wave_size; ++lane) {
+      for (std::int64_t slot = 0; slot < first.c.length; ++slot) {
+        auto [row, col] = first.c.coords(lane, slot);
+        (is_b ? row : col) += rep * chained;
+        source[{lane, row, col}] = {rep, slot};
+      }
+    }
+  }
+  const rocke::arch::MmaOperand& dest = next.operand(is_b ? "b" : "a");
+  Picks picks;
+  for (std::int64_t step = 0; step < reps * chained / next.k; ++step) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> row_picks;
+    for (std::int64_t slot = 0; slot < dest.length; ++slot) {
+      std::optional<std::pair<std::int64_t, std::int64_t>> pick;
+      for (std::int64_t lane = 0; lane < next.wave_size; ++lane) {
+        auto [row, col] = dest.coords(lane, slot);
+        (is_b ? row : col) += step * next.k;
+        auto found = source.find({lane, row, col});
+        if (found == source.end() || (pick && found->second != *pick)) return std::nullopt;
+        pick = found->second;
+      }
+      row_picks.push_back(*pick);
+    }
+    picks.push_back(std::move(row_picks));
+  }
+  return picks;
+}
+
+void chain_plans() {
+  int found = 0;
+  for (const rocke::arch::MmaOp& first : rocke::arch::mma_catalog()) {
+    for (const rocke::arch::MmaOp& next : rocke::arch::mma_catalog()) {
+      bool same_shape = next.wave_size == first.wave_size && next.m == first.m && next.n == first.n;
+      if (&next != &first && !same_shape) continue;
+      for (std::int64_t reps = -1; reps <= 4; ++reps) {
+        for (bool is_b : {false, true}) {
+          auto got = rocke::helpers::plan_chain(first, reps, next, is_b ? "b" : "a");
+          auto want = plan_chain_by_map(first, reps, next, is_b);
+          std::string what = cat("plan_chain ", first.id, " x", std::to_string(reps), " -> ", next.id, is_b ? " b" : " a");
+          check(got.has_value() == want.has_value(), what + ": found");
+          if (got && want) {
+            std::int64_t steps = reps * (is_b ? first.m : first.n) / next.k;
+            check(got->picks == *want && got->steps == steps, what + ": picks");
+            found += !want->empty();
+          }
+        }
+      }
+    }
+  }
+  check(found > 0, "some catalog pair has a register path");
+}
+
 }  // namespace
 
 int main() {
   mma_queries();
   occupancy_queries();
   fragment_plans();
+  chain_plans();
   return rocke_test::finish("rocke_arch_queries_test");
 }

@@ -80,7 +80,10 @@ std::pair<std::string, std::vector<std::string>> MmaOp::llvm_call_types() const 
 }
 
 std::array<ir::Type, 3> MmaOp::fragment_types() const {
-  return {ir::parse_type(a.ir_type_text()), ir::parse_type(b.ir_type_text()), ir::parse_type(c.ir_type_text())};
+  // Made from the operands' element type and length, not by parsing ir_type_text(): the verifier
+  // asks for them at every MMA op.
+  auto fragment = [](const MmaOperand& x) { return ir::vec(ir::scalar_type(x.dtype), x.length); };
+  return {fragment(a), fragment(b), fragment(c)};
 }
 
 const std::vector<MmaOp>& mma_catalog() {

@@ -1,13 +1,67 @@
 // Python twin: rocke/helpers/chain.py
 #include "rocke/helpers/chain.hpp"
 
-#include <map>
-#include <tuple>
+#include <algorithm>
+#include <bit>
+#include <vector>
 
 #include "rocke/errors.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::helpers {
+
+namespace {
+
+using Pick = std::pair<std::int64_t, std::int64_t>;
+
+// The C tile's (lane, row, col) -> (rep, slot), Python's dict: a later set of a key replaces its
+// pick. Open addressing over a flat table sized once for every key a plan sets (a tree map paid a
+// node per key, a twelfth of an attention kernel's build).
+class TileSource {
+ public:
+  explicit TileSource(std::size_t keys)
+      : slots_(std::bit_ceil(2 * keys + 1), -1) { entries_.reserve(keys); }
+
+  void set(std::int64_t lane, std::int64_t row, std::int64_t col, Pick pick) {
+    std::int32_t& at = slot_of(lane, row, col);
+    if (at >= 0) {
+      entries_[static_cast<std::size_t>(at)].pick = pick;
+      return;
+    }
+    at = static_cast<std::int32_t>(entries_.size());
+    entries_.push_back({lane, row, col, pick});
+  }
+
+  const Pick* find(std::int64_t lane, std::int64_t row, std::int64_t col) {
+    std::int32_t at = slot_of(lane, row, col);
+    return at < 0 ? nullptr : &entries_[static_cast<std::size_t>(at)].pick;
+  }
+
+ private:
+  struct Entry {
+    std::int64_t lane, row, col;
+    Pick pick;
+  };
+
+  // The table slot holding the key's entry index, or the empty slot (-1) where it would go.
+  std::int32_t& slot_of(std::int64_t lane, std::int64_t row, std::int64_t col) {
+    std::uint64_t hash = static_cast<std::uint64_t>(lane) * 0x9E3779B97F4A7C15ULL;
+    hash ^= static_cast<std::uint64_t>(row) * 0xC2B2AE3D27D4EB4FULL + (hash >> 29);
+    hash ^= static_cast<std::uint64_t>(col) * 0x165667B19E3779F9ULL + (hash >> 31);
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = (hash ^ (hash >> 32)) & mask;; i = (i + 1) & mask) {
+      std::int32_t& at = slots_[i];
+      if (at < 0) return at;
+      const Entry& e = entries_[static_cast<std::size_t>(at)];
+      if (e.lane == lane && e.row == row && e.col == col) return at;
+    }
+  }
+
+  std::vector<std::int32_t> slots_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace
 
 std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps, const arch::MmaOp& next,
                                     std::string_view operand) {
@@ -19,8 +73,8 @@ std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps,
   std::int64_t chained = is_b ? first.m : first.n;  // the C extent along the chained dimension
   std::int64_t other = is_b ? next.n : next.m;
   if (other != (is_b ? first.n : first.m) || (reps * chained) % next.k != 0) return std::nullopt;
-  using Pick = std::pair<std::int64_t, std::int64_t>;
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, Pick> source;  // (lane, row, col) -> (rep, slot)
+  // (lane, row, col) of the C tile -> (rep, slot)
+  TileSource source(static_cast<std::size_t>(std::max<std::int64_t>(0, reps) * first.wave_size * first.c.length));
   for (std::int64_t rep = 0; rep < reps; ++rep) {
     for (std::int64_t lane = 0; lane < first.wave_size; ++lane) {
       for (std::int64_t slot = 0; slot < first.c.length; ++slot) {
@@ -30,7 +84,7 @@ std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps,
         } else {
           col += rep * chained;
         }
-        source[{lane, row, col}] = {rep, slot};
+        source.set(lane, row, col, {rep, slot});
       }
     }
   }
@@ -48,9 +102,9 @@ std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps,
         } else {
           col += step * next.k;
         }
-        auto found = source.find({lane, row, col});
-        if (found == source.end() || (pick && found->second != *pick)) return std::nullopt;
-        pick = found->second;
+        const Pick* found = source.find(lane, row, col);
+        if (found == nullptr || (pick && *found != *pick)) return std::nullopt;
+        pick = *found;
       }
       row_picks.push_back(*pick);
     }

@@ -35,6 +35,7 @@ std::int64_t gcd_all(const std::vector<std::int64_t>& values) {
       b = r;
     }
     result = a;
+    if (result == 1) break;  // no later value lowers it (an alignment sweep adds a term per lane)
   }
   return result;
 }

@@ -126,9 +126,11 @@ class MmaOp:
 
     def fragment_types(self) -> tuple[Any, Any, Any]:
         """rocke.ir Type objects of the A, B and C/D fragments."""
-        from rocke.ir.types import parse_type  # lower layer, imported on use only
+        from rocke.ir.types import scalar_type, vec  # lower layer, imported on use only
 
-        a, b, c = (parse_type(x.ir_type_text) for x in (self.a, self.b, self.c))
+        # Made from the operands' element type and length, not by parsing ir_type_text: the
+        # verifier asks for them at every MMA op.
+        a, b, c = (vec(scalar_type(x.dtype), x.length) for x in (self.a, self.b, self.c))
         return a, b, c
 
 
