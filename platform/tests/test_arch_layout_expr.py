@@ -82,6 +82,17 @@ def test_evaluation_errors() -> None:
         eval_layout_expr("lane", lane=0, slot=2**40)
 
 
+def test_a_memoised_cell_still_checks_its_arguments() -> None:
+    # True and 1.0 hash like 1: the memo must never answer for them.
+    expr = parse_layout_expr("lane + slot")
+    assert expr(lane=1, slot=0) == 1
+    for lane, slot, bad in ((True, 0, "lane"), (1, 0.0, "slot"), (-(2**31), 0, "lane"), (1, 2**31, "slot")):
+        message = rf"^bad layout expression 'lane \+ slot': {bad} must be a 32-bit int$"
+        with pytest.raises(LayoutExprError, match=message):
+            expr(lane=lane, slot=slot)  # type: ignore[arg-type]
+    assert expr(lane=-(2**31 - 1), slot=2**31 - 1) == 0
+
+
 def test_length_limit_and_non_string() -> None:
     ok = "1" + " + 1" * ((MAX_LENGTH - 1) // 4)
     assert len(ok) <= MAX_LENGTH

@@ -150,9 +150,13 @@ class LayoutExpr:
     _memo: dict[tuple[int, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __call__(self, *, lane: int, slot: int) -> int:
-        for name, value in (("lane", lane), ("slot", slot)):
-            if type(value) is not int or value > INT_LIMIT or value < -INT_LIMIT:
-                raise LayoutExprError(f"bad layout expression '{self.source}': {name} must be a 32-bit int")
+        # One test for the common case (plans sweep a wave's lanes and slots, thousands of calls
+        # per kernel); the loop below only names the bad argument.
+        if not (type(lane) is int and type(slot) is int
+                and -INT_LIMIT <= lane <= INT_LIMIT and -INT_LIMIT <= slot <= INT_LIMIT):
+            for name, value in (("lane", lane), ("slot", slot)):
+                if type(value) is not int or value > INT_LIMIT or value < -INT_LIMIT:
+                    raise LayoutExprError(f"bad layout expression '{self.source}': {name} must be a 32-bit int")
         key = (lane, slot)
         found = self._memo.get(key)
         if found is None:
