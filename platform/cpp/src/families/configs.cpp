@@ -107,14 +107,17 @@ std::vector<ConfigLine> parse_configs(std::string_view text, const families::Fam
     if (std::find(archs.begin(), archs.end(), arch) == archs.end()) {
       throw ConfigError(util::cat(where, ": unknown arch '", arch, "'; known: ", util::join(archs, ", ")));
     }
-    std::optional<std::string> canonical =
-        family.fields.empty() ? std::optional<std::string>(std::string(kv)) : canonical_kv(family.fields, kv);
+    // A must-build line is read by the spec itself (its normalizer), which also canonicalizes;
+    // a refused one (or a family without a normalizer) by the field types alone.
+    std::optional<std::string> canonical;
     if (!refuse && family.normalize) {
       try {
         canonical = family.normalize(kv);
       } catch (const ValueError& exc) {
         throw ConfigError(util::cat(where, ": ", exc.what(), " (mark the line 'refuse' if that is intended)"));
       }
+    } else {
+      canonical = family.fields.empty() ? std::optional<std::string>(std::string(kv)) : canonical_kv(family.fields, kv);
     }
     if (!canonical.has_value()) {
       throw ConfigError(util::cat(where, ": expected the ", family.name, " spec as canonical key=value pairs"));

@@ -89,8 +89,11 @@ def parse_configs(text: str, spec: type[Spec], source: str) -> list[ConfigLine]:
         arch, kv = words
         if arch not in ARCH_NAMES:
             raise ConfigError(f"{where}: unknown arch '{arch}'; known: {', '.join(ARCH_NAMES)}")
-        canonical = canonical_kv(spec, kv)
-        if not refuse:
+        # A must-build line is read by the spec itself, which also canonicalizes; a refused one by
+        # the field types alone.
+        if refuse:
+            canonical = canonical_kv(spec, kv)
+        else:
             try:
                 canonical = spec.from_kv(kv).to_kv()
             except SpecError as exc:
