@@ -250,3 +250,31 @@ def test_over_share_is_the_one_rule_of_progress_and_bench():
     assert progress_mod.over_share({"x": 1.0}, {"x": 1}, 0.0) == []  # no wall time: nothing flagged
     assert progress_mod.over_share({"edge": 2.5}, {"edge": 1, "rest": 3}, 10.0) == []  # 25% is not over 25%
     assert bench.over_share is progress_mod.over_share  # not a copy
+
+
+def test_engine_speed_samples_the_engines_between_the_native_runs(monkeypatch):
+    """Python and the bindings are timed in turns spread over the native emitter's pairs of runs
+    (before every other pair), each timed emission after an untimed one of the same config."""
+    from rocke.families import get_family
+    from rocke.gates.emitters import Emission
+
+    family = get_family("elementwise")
+    log: list[str] = []
+    seen = _fake_native(monkeypatch, fixed=0.001, per_config=0.0001)
+
+    def engine(name):
+        def emit(fam, config, flavors=bench.FLAVORS):
+            log.append(name)
+            return Emission(ir="ir", ll={f: "ll" for f in flavors})
+        return emit
+
+    monkeypatch.setattr(bench, "emit_python", engine("python"))
+    monkeypatch.setattr(bench, "emit_cpp", engine("cpp"))
+    real_run = bench.native_run_seconds
+    monkeypatch.setattr(bench, "native_run_seconds", lambda *a, **k: (log.append("native"), real_run(*a, **k))[1])
+    rows = bench.engine_speed([family], runs=2, max_configs=3)
+    assert rows[0]["configs"] == 3 and len(seen) == 1 + 2 * 5
+    # the checks, the sizing run, then per pair: a turn of both engines on pairs 0, 2 and 4
+    turn = ["python", "python", "cpp", "cpp"] * 3
+    pair = ["native", "native"]
+    assert log == ["python", "cpp"] * 3 + ["native"] + (turn + pair + pair) * 2 + turn + pair

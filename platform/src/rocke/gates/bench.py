@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,8 @@ def native_passes(one_run_s: float, *, min_extra_s: float = NATIVE_MIN_EXTRA_S,
 
 
 def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAVORS,
-                   configs: list[ConfigLine] | None = None) -> dict[str, float]:
+                   configs: list[ConfigLine] | None = None,
+                   between: Callable[[int], None] | None = None) -> dict[str, float]:
     """The native emitter's cost over the family's built configs (or the given ones), in CPU seconds.
 
     `per_config_s`: what one more config costs, the median over 2 * `runs` + 1 pairs of neighbouring
@@ -98,7 +100,8 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
     a run costs besides its configs (process start, tables, first touches), the median run over N
     configs less N times that. `run_per_config_s`: that median run over N (fixed cost included). The
     records of the N-config file are decoded once, outside the timing: every line must emit, none
-    refuse."""
+    refuse. `between(pair)`, when given, runs before each pair (engine_speed times the engines
+    there, so that every column samples the same stretch of the machine's time)."""
     built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
@@ -120,6 +123,8 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
         many.write_text(built_configs_text(built * passes), encoding="ascii")
         one_pass, slopes = [], []
         for pair in range(2 * max(1, runs) + 1):  # neighbouring runs see the same machine state
+            if between is not None:
+                between(pair)
             # The pair's order alternates, so a machine speeding up or slowing down during the
             # bench biases no slope one way.
             if pair % 2 == 0:
@@ -156,24 +161,42 @@ def _require(out, engine: str, family: str) -> None:
         raise BenchError(f"{engine} engine crashed on {family}: {out.crash}")
 
 
+def _sample_engines(family: Family, configs: list[ConfigLine], py: list[list[float]], cpp: list[list[float]],
+                    pair: int) -> None:
+    """engine_speed's turn before pair `pair` of native runs (every other one): per config, one timed
+    emission by each engine, after an untimed one."""
+    if pair % 2:
+        return
+    for index, config in enumerate(configs):
+        py[index].append(median_seconds(partial(emit_python, family, config), runs=1))
+        cpp[index].append(median_seconds(partial(emit_cpp, family, config), runs=1))
+
+
 def engine_speed(families: list[Family], *, runs: int, max_configs: int | None = None) -> list[dict[str, Any]]:
     """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
     three columns are per config over the same configs, the family's built ones (the first
-    max_configs of them when given; no `refuse` line): Python and the bindings the sum of each
-    config's median time over their count, the native emitter what one more config costs in a run
+    max_configs of them when given; no `refuse` line): Python and the bindings the mean over the
+    configs of each config's median time, the native emitter what one more config costs in a run
     (native_figures), with the run's fixed cost beside it and the whole run over the count
-    (`native_run_s`, fixed cost included) kept for comparison."""
+    (`native_run_s`, fixed cost included) kept for comparison.
+
+    The columns are sampled in turns, not one after the other: before every other pair of the
+    native emitter's runs, each config is emitted once by Python and once by the bindings (after
+    an untimed emission of that config, so each timed one finds its config warm). This machine's
+    speed moves by up to 1.5x over minutes; a ratio of columns timed minutes apart carried that
+    drift, one of columns spread over the same minutes does not."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
-        py, cpp = [], []
         for config in configs:
             _require(emit_python(family, config), "python", family.name)
             _require(emit_cpp(family, config), "cpp", family.name)
-            py.append(median_seconds(lambda c=config, f=family: emit_python(f, c), runs=runs))
-            cpp.append(median_seconds(lambda c=config, f=family: emit_cpp(f, c), runs=runs))
-        native = native_figures(family, runs=runs, configs=configs)
-        py_med, cpp_med = statistics.fmean(py), statistics.fmean(cpp)
+        py: list[list[float]] = [[] for _ in configs]
+        cpp: list[list[float]] = [[] for _ in configs]
+        native = native_figures(family, runs=runs, configs=configs,
+                                between=partial(_sample_engines, family, configs, py, cpp))
+        py_med = statistics.fmean(statistics.median(times) for times in py)
+        cpp_med = statistics.fmean(statistics.median(times) for times in cpp)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
                      "native_s": native["per_config_s"], "native_fixed_s": native["fixed_s"],
                      "native_run_s": native["run_per_config_s"], "cpp_speedup": py_med / max(cpp_med, 1e-9),
