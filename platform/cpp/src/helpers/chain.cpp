@@ -16,14 +16,14 @@ using Pick = std::pair<std::int64_t, std::int64_t>;
 
 // The C tile's (lane, row, col) -> (rep, slot), Python's dict: a later set of a key replaces its
 // pick. Open addressing over a flat table sized once for every key a plan sets (a tree map paid a
-// node per key, a twelfth of an attention kernel's build).
+// node and a rebalance per key: about a twelfth of attention_fwd's native run).
 class TileSource {
  public:
   explicit TileSource(std::size_t keys)
-      : slots_(std::bit_ceil(2 * keys + 1), -1) { entries_.reserve(keys); }
+      : cells_(std::bit_ceil(2 * keys + 1), -1) { entries_.reserve(keys); }
 
   void set(std::int64_t lane, std::int64_t row, std::int64_t col, Pick pick) {
-    std::int32_t& at = slot_of(lane, row, col);
+    std::int32_t& at = cell_of(lane, row, col);
     if (at >= 0) {
       entries_[static_cast<std::size_t>(at)].pick = pick;
       return;
@@ -33,7 +33,7 @@ class TileSource {
   }
 
   const Pick* find(std::int64_t lane, std::int64_t row, std::int64_t col) {
-    std::int32_t at = slot_of(lane, row, col);
+    std::int32_t at = cell_of(lane, row, col);
     return at < 0 ? nullptr : &entries_[static_cast<std::size_t>(at)].pick;
   }
 
@@ -43,21 +43,21 @@ class TileSource {
     Pick pick;
   };
 
-  // The table slot holding the key's entry index, or the empty slot (-1) where it would go.
-  std::int32_t& slot_of(std::int64_t lane, std::int64_t row, std::int64_t col) {
+  // The table cell holding the key's entry index, or the empty cell (-1) where it would go.
+  std::int32_t& cell_of(std::int64_t lane, std::int64_t row, std::int64_t col) {
     std::uint64_t hash = static_cast<std::uint64_t>(lane) * 0x9E3779B97F4A7C15ULL;
     hash ^= static_cast<std::uint64_t>(row) * 0xC2B2AE3D27D4EB4FULL + (hash >> 29);
     hash ^= static_cast<std::uint64_t>(col) * 0x165667B19E3779F9ULL + (hash >> 31);
-    std::size_t mask = slots_.size() - 1;
+    std::size_t mask = cells_.size() - 1;
     for (std::size_t i = (hash ^ (hash >> 32)) & mask;; i = (i + 1) & mask) {
-      std::int32_t& at = slots_[i];
+      std::int32_t& at = cells_[i];
       if (at < 0) return at;
       const Entry& e = entries_[static_cast<std::size_t>(at)];
       if (e.lane == lane && e.row == row && e.col == col) return at;
     }
   }
 
-  std::vector<std::int32_t> slots_;
+  std::vector<std::int32_t> cells_;
   std::vector<Entry> entries_;
 };
 
