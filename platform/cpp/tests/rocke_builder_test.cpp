@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "rocke/arch/target.hpp"
@@ -12,6 +13,7 @@
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/printer.hpp"
 #include "rocke/ir/samples.hpp"
+#include "rocke/ir/typecheck.hpp"
 #include "rocke/ir/verifier.hpp"
 
 using namespace rocke::ir;  // NOLINT: test brevity
@@ -333,7 +335,49 @@ void verifier_rules() {
 
 }  // namespace
 
+// check_op remembers passed checks (typecheck.cpp's per-thread table): a check that differs from a
+// passed one only in an attribute value, an attribute name, a given result type or an operand
+// type must still be made, and fail as it would on its own.
+void remembered_checks() {
+  using Types = std::vector<Type>;
+  const OpDef& cmpi = get_op("arith.cmpi");
+  const OpDef& constant = get_op("arith.constant");
+  const OpDef& add = get_op("arith.add");
+  for (int round = 0; round < 2; ++round) {  // the second round finds every passed check remembered
+    check(check_op(cmpi, {i32, i32}, {{"pred", AttrValue::string("slt")}}, std::nullopt) == Types{i1}, "cmpi passes");
+    check_throws<OpCheckError>(
+        [&] { check_op(cmpi, {i32, i32}, {{"pred", AttrValue::string("bogus")}}, std::nullopt); },
+        "[attr] attribute 'pred' = 'bogus' is not one of: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge",
+        "another attribute value");
+    check(check_op(constant, {}, {{"value", AttrValue::integer(127)}}, Types{i8}) == Types{i8}, "127 fits in i8");
+    // Every i8 value passes, then no value outside i8 may find a passed check's slot and pass.
+    for (std::int64_t value = -128; value <= 127; ++value) {
+      check(check_op(constant, {}, {{"value", AttrValue::integer(value)}}, Types{i8}) == Types{i8}, "fits in i8");
+    }
+    for (std::int64_t value : {std::int64_t{128}, std::int64_t{-129}}) {
+      for (std::int64_t step = 0; step < 256; ++step) {
+        std::int64_t bad = value < 0 ? value - step : value + step;
+        check_throws<OpCheckError>(
+            [&] { check_op(constant, {}, {{"value", AttrValue::integer(bad)}}, Types{i8}); },
+            "[attr] attribute 'value' = " + std::to_string(bad) + " does not fit in i8 (range -128..127)",
+            "a constant outside i8");
+      }
+    }
+    check_throws<OpCheckError>([&] { check_op(constant, {}, {{"valu", AttrValue::integer(127)}}, Types{i8}); },
+                               "[attr] missing attribute 'value'", "another attribute name");
+    check(check_op(add, {i32, i32}, {}, Types{i32}) == Types{i32}, "add passes");
+    check_throws<OpCheckError>([&] { check_op(add, {i32, i32}, {}, Types{f32}); },
+                               "[type] result #0 has type f32, expected i32 (type rule same_as_operand0)",
+                               "another given result type");
+    check(check_op(add, {f16, f16}, {}, std::nullopt) == Types{f16}, "add of f16 passes");
+    check_throws<OpCheckError>([&] { check_op(add, {f16, f32}, {}, std::nullopt); },
+                               "[type] operand #1 'rhs' has type f32, expected f16 (the type of operand #0 'lhs')",
+                               "another operand type");
+  }
+}
+
 int main() {
+  remembered_checks();
   result_types();
   constants();
   helper_errors();

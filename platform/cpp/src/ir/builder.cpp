@@ -205,6 +205,50 @@ Value* Builder::constant(AttrValue num, Type type, Hint name) {
 }
 
 // ------------------------------------------------------------------ kernel interface
+namespace {
+
+// The ParamOpts field that gives a param attribute (none: the table has an attribute no option
+// sets, which keeps its default).
+enum class ParamOpt : std::uint8_t { None, Align, Noalias, Readonly, Writeonly };
+
+// param_attrs()' rows' fields, in table order: matched by name once, not per param.
+const std::vector<ParamOpt>& param_opts() {
+  static const std::vector<ParamOpt> opts = [] {
+    std::vector<ParamOpt> made;
+    for (const AttrDef& adef : param_attrs()) {
+      made.push_back(adef.name == "align"       ? ParamOpt::Align
+                     : adef.name == "noalias"   ? ParamOpt::Noalias
+                     : adef.name == "readonly"  ? ParamOpt::Readonly
+                     : adef.name == "writeonly" ? ParamOpt::Writeonly
+                                                : ParamOpt::None);
+    }
+    return made;
+  }();
+  return opts;
+}
+
+std::optional<AttrValue> given_param_attr(ParamOpt field, const ParamOpts& opts) {
+  switch (field) {
+    case ParamOpt::Align:
+      if (opts.align.has_value()) return AttrValue::integer(*opts.align);
+      break;
+    case ParamOpt::Noalias:
+      if (opts.noalias.has_value()) return AttrValue::boolean(*opts.noalias);
+      break;
+    case ParamOpt::Readonly:
+      if (opts.readonly.has_value()) return AttrValue::boolean(*opts.readonly);
+      break;
+    case ParamOpt::Writeonly:
+      if (opts.writeonly.has_value()) return AttrValue::boolean(*opts.writeonly);
+      break;
+    case ParamOpt::None:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
   live();
   if (next_id_ != static_cast<std::int64_t>(params_.size())) {
@@ -216,12 +260,11 @@ Value* Builder::param(const std::string& name, Type type, ParamOpts opts) {
   }
   AttrMap attrs;
   if (type.is_ptr()) attrs.reserve(param_attrs().size());
-  for (const AttrDef& adef : param_attrs()) {
-    std::optional<AttrValue> value;
-    if (adef.name == "align" && opts.align.has_value()) value = AttrValue::integer(*opts.align);
-    if (adef.name == "noalias" && opts.noalias.has_value()) value = AttrValue::boolean(*opts.noalias);
-    if (adef.name == "readonly" && opts.readonly.has_value()) value = AttrValue::boolean(*opts.readonly);
-    if (adef.name == "writeonly" && opts.writeonly.has_value()) value = AttrValue::boolean(*opts.writeonly);
+  const std::vector<AttrDef>& defs = param_attrs();
+  const std::vector<ParamOpt>& opt_of = param_opts();
+  for (std::size_t at = 0; at < defs.size(); ++at) {
+    const AttrDef& adef = defs[at];
+    std::optional<AttrValue> value = given_param_attr(opt_of[at], opts);
     if (!type.is_ptr()) {
       if (value.has_value()) {
         throw ValueError("param '" + name + "': attribute '" + adef.name + "' applies only to pointer params");

@@ -2,6 +2,9 @@
 #include "rocke/ir/typecheck.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 
 #include "rocke/errors.hpp"
 
@@ -230,8 +233,132 @@ void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const T
   }
 }
 
+namespace {
+
+// check_op_into is pure: an op of the op table that passed with some operand types, attributes
+// and given result types passes again with the same ones, and the same result types. Builders
+// check thousands of ops per kernel (adds, muls, constants, compares) over a few combinations, so
+// a passed check is remembered in a small per-thread table and its answer reused.
+struct PassedCheck {
+  const OpDef* def = nullptr;
+  std::uint8_t operand_count = 0;
+  std::uint8_t given_count = 0;  // kNotGiven: result types were not given
+  std::uint8_t result_count = 0;
+  std::array<Type, 4> operands{};
+  std::array<Type, 2> given{};
+  std::array<Type, 2> results{};
+  std::array<AttrValue, 2> attrs{};  // the values of the op's attributes, in the table's order
+};
+
+// The same value: of the same kind, floats bit for bit (a check may tell -0.0 from 0.0).
+bool same_value(const AttrValue& a, const AttrValue& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case AttrValue::Kind::Bool:
+      return a.b == b.b;
+    case AttrValue::Kind::Int:
+      return a.i == b.i;
+    case AttrValue::Kind::Float:
+      return std::bit_cast<std::uint64_t>(a.f) == std::bit_cast<std::uint64_t>(b.f);
+    case AttrValue::Kind::Str:
+      return a.s == b.s;
+  }
+  return false;
+}
+
+std::size_t value_hash(const AttrValue& v) {
+  switch (v.kind) {
+    case AttrValue::Kind::Bool:
+      return v.b ? 3 : 5;
+    case AttrValue::Kind::Int:
+      return static_cast<std::size_t>(v.i);
+    case AttrValue::Kind::Float:
+      return std::bit_cast<std::uint64_t>(v.f);
+    case AttrValue::Kind::Str:
+      return v.s.empty() ? 7 : (v.s.size() * 131 + static_cast<unsigned char>(v.s.front()) * 17 +
+                                static_cast<unsigned char>(v.s.back()));
+  }
+  return 0;
+}
+constexpr std::uint8_t kNotGiven = 0xff;
+constexpr std::size_t kPassedSlots = 256;  // indexed by a byte
+
+// The table slot of a check, or nullptr when the check is not remembered (an op made outside the
+// op table, attributes other than the table's names, more operands, results or attributes than a
+// slot holds).
+PassedCheck* passed_slot(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                         const std::optional<std::span<const Type>>& given) {
+  if (attrs.size() > 2 || attrs.size() != opdef.attrs.size() || operand_types.size() > 4 ||
+      (given && given->size() > 2)) {
+    return nullptr;
+  }
+  std::size_t at = 0;
+  for (const auto& [name, value] : attrs) {
+    if (name != opdef.attrs[at++].name) return nullptr;
+  }
+  static const std::vector<OpDef>& table = ops();
+  if (&opdef < table.data() || &opdef >= table.data() + table.size()) return nullptr;
+  std::size_t key = static_cast<std::size_t>(&opdef - table.data());
+  for (const Type& ty : operand_types) key = key * 31 + ty.hash();
+  if (given) {
+    for (const Type& ty : *given) key = key * 37 + ty.hash();
+  }
+  for (const auto& item : attrs) key = key * 41 + value_hash(item.second);
+  key *= 0x9E3779B97F4A7C15u;
+  thread_local std::array<PassedCheck, kPassedSlots> passed;
+  return &passed[key >> 56];  // kPassedSlots == 256: the top byte of the mixed key
+}
+
+// Whether slot remembers this check (passed_slot has matched the attribute names to the table's).
+bool same_check(const PassedCheck& slot, const OpDef& opdef, const std::vector<Type>& operand_types,
+                const AttrMap& attrs, const std::optional<std::span<const Type>>& given) {
+  if (slot.def != &opdef || slot.operand_count != operand_types.size()) return false;
+  for (std::size_t i = 0; i < operand_types.size(); ++i) {
+    if (!(operand_types[i] == slot.operands[i])) return false;
+  }
+  std::size_t at = 0;
+  for (const auto& item : attrs) {
+    if (!same_value(item.second, slot.attrs[at++])) return false;
+  }
+  if (!given) return slot.given_count == kNotGiven;
+  if (slot.given_count != given->size()) return false;
+  for (std::size_t i = 0; i < given->size(); ++i) {
+    if (!((*given)[i] == slot.given[i])) return false;
+  }
+  return true;
+}
+
+void check_op_uncached(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                       const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results);
+
+}  // namespace
+
 void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                    const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
+  PassedCheck* slot = passed_slot(opdef, operand_types, attrs, result_types);
+  if (slot != nullptr && same_check(*slot, opdef, operand_types, attrs, result_types)) {
+    results.clear();
+    for (std::size_t i = 0; i < slot->result_count; ++i) results.push_back(slot->results[i]);
+    return;
+  }
+  check_op_uncached(opdef, operand_types, attrs, result_types, results);
+  if (slot != nullptr && results.size() <= slot->results.size()) {
+    slot->def = &opdef;
+    slot->operand_count = static_cast<std::uint8_t>(operand_types.size());
+    std::copy(operand_types.begin(), operand_types.end(), slot->operands.begin());
+    slot->given_count = result_types ? static_cast<std::uint8_t>(result_types->size()) : kNotGiven;
+    if (result_types) std::copy(result_types->begin(), result_types->end(), slot->given.begin());
+    slot->result_count = static_cast<std::uint8_t>(results.size());
+    std::copy(results.begin(), results.end(), slot->results.begin());
+    std::size_t at = 0;
+    for (const auto& item : attrs) slot->attrs[at++] = item.second;
+  }
+}
+
+namespace {
+
+void check_op_uncached(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                       const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
   check_operand_count(opdef, operand_types.size());
   if (result_types.has_value()) check_result_count(opdef, result_types->size());
   check_operand_types(opdef, operand_types);
@@ -264,6 +391,8 @@ void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, c
   }
   run_checks(opdef, operand_types, attrs);
 }
+
+}  // namespace
 
 std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                            const std::optional<std::vector<Type>>& result_types) {

@@ -19,11 +19,13 @@ const Constraint& param_types() {
   return constraint;
 }
 
-void check_attr_dict(const AttrMap& attrs, const std::vector<AttrDef>& defs, const std::string& where) {
+// where() builds the location text, only when a check fails.
+template <class Where>
+void check_attr_dict(const AttrMap& attrs, const std::vector<AttrDef>& defs, const Where& where) {
   try {
     check_attrs(defs, attrs, Type());
   } catch (const OpCheckError& exc) {
-    throw VerifyError(exc.rule(), where, exc.detail());
+    throw VerifyError(exc.rule(), where(), exc.detail());
   }
 }
 
@@ -44,7 +46,7 @@ class Verifier {
   void run() {
     const std::string where = "kernel @" + kernel_.name;
     if (!is_kernel_name(kernel_.name)) throw VerifyError("kernel", "kernel", "invalid kernel name");
-    check_attr_dict(kernel_.attrs, kernel_attrs(), where);
+    check_attr_dict(kernel_.attrs, kernel_attrs(), [&] { return where; });
     for (std::size_t index = 0; index < kernel_.params.size(); ++index) param(index, kernel_.params[index]);
     const Region* body = kernel_.body;
     if (body == nullptr || !body->args.empty()) {
@@ -76,9 +78,9 @@ class Verifier {
   void param(std::size_t index, const Param& p) {
     Value* value = define(
         p.value, [&] { return "param #" + std::to_string(index); }, [] { return std::string("the param value"); });
-    const std::string where = "param #" + std::to_string(index) + " %" + std::to_string(value->id);
+    auto where = [&] { return "param #" + std::to_string(index) + " %" + std::to_string(value->id); };
     if (!param_types().admits(value->type)) {
-      throw VerifyError("param", where,
+      throw VerifyError("param", where(),
                         "type " + value->type.text() + " is not allowed; allowed: " + param_types().text());
     }
     static const std::vector<AttrDef> NONE;
@@ -87,7 +89,7 @@ class Verifier {
     auto writeonly = p.attrs.find("writeonly");
     if (readonly != p.attrs.end() && readonly->second.truthy() && writeonly != p.attrs.end() &&
         writeonly->second.truthy()) {
-      throw VerifyError("param", where, "readonly and writeonly exclude each other");
+      throw VerifyError("param", where(), "readonly and writeonly exclude each other");
     }
     visible_.set(value->id, value);
   }

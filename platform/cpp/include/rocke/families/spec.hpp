@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -80,15 +81,19 @@ struct Field {
 template <class Derived>
 class Spec {
  public:
-  // Python: Spec.field_types() -- the fields in declaration order.
-  static std::vector<SpecField> field_types() {
-    std::vector<SpecField> types;
-    for (const Field<Derived>& field : Derived::fields()) {
-      FieldKind kind = field.member.index() == 0 ? FieldKind::Int
-                       : field.member.index() == 1 ? FieldKind::Str
-                                                   : FieldKind::Bool;
-      types.push_back({std::string(field.name), kind});
-    }
+  // Python: Spec.field_types() -- the fields in declaration order (made once: every from_kv reads
+  // them).
+  static const std::vector<SpecField>& field_types() {
+    static const std::vector<SpecField> types = [] {
+      std::vector<SpecField> made;
+      for (const Field<Derived>& field : Derived::fields()) {
+        FieldKind kind = field.member.index() == 0 ? FieldKind::Int
+                         : field.member.index() == 1 ? FieldKind::Str
+                                                     : FieldKind::Bool;
+        made.push_back({std::string(field.name), kind});
+      }
+      return made;
+    }();
     return types;
   }
 
@@ -116,6 +121,17 @@ class Spec {
     throw ValueError(util::cat(Derived::kFamily, ": no field '", field, "'"));
   }
 
+  // The fields sorted by name (made once): to_kv's order.
+  static const std::vector<const Field<Derived>*>& sorted_fields() {
+    static const std::vector<const Field<Derived>*> sorted = [] {
+      std::vector<const Field<Derived>*> made;
+      for (const Field<Derived>& field : Derived::fields()) made.push_back(&field);
+      std::sort(made.begin(), made.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
+      return made;
+    }();
+    return sorted;
+  }
+
   // Python: Spec.fail -- raise SpecError("FAMILY: FIELD=VALUE: RULE").
   [[noreturn]] void fail(std::string_view field, std::string_view rule) const {
     std::string message(Derived::kFamily);
@@ -125,13 +141,25 @@ class Spec {
 
   // Python: Spec.to_kv -- key=value pairs, keys sorted.
   std::string to_kv() const {
-    std::vector<std::string_view> names;
-    for (const Field<Derived>& field : Derived::fields()) names.push_back(field.name);
-    std::sort(names.begin(), names.end());
+    const auto& self = static_cast<const Derived&>(*this);
     std::string out;
-    for (std::string_view name : names) {
+    for (const Field<Derived>* field : sorted_fields()) {
       if (!out.empty()) out += ' ';
-      out.append(name).append("=").append(format_value(value(name)));
+      out.append(field->name).append("=");
+      // format_value's spellings, appended in place (no FieldValue copy per field)
+      std::visit(
+          [&](auto member) {
+            const auto& held = self.*member;
+            using Held = std::remove_cvref_t<decltype(held)>;
+            if constexpr (std::is_same_v<Held, bool>) {
+              out += held ? '1' : '0';
+            } else if constexpr (std::is_same_v<Held, std::int64_t>) {
+              util::append_int(out, held);
+            } else {
+              out += held;
+            }
+          },
+          field->member);
     }
     return out;
   }
