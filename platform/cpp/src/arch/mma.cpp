@@ -2,6 +2,7 @@
 #include "rocke/arch/mma.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "rocke/arch/errors.hpp"
 #include "rocke/data/document.hpp"
@@ -61,6 +62,9 @@ MmaOp parse_op(const data::NodeRef& table) {
   op.a = parse_operand(table["a"], "a", op.m, op.k);
   op.b = parse_operand(table["b"], "b", op.k, op.n);
   op.c = parse_operand(table["c"], "c", op.m, op.n);
+  // Made from the operands' element type and length, not by parsing ir_type_text().
+  auto fragment = [](const MmaOperand& x) { return ir::vec(ir::scalar_type(x.dtype), x.length); };
+  op.fragments = {fragment(op.a), fragment(op.b), fragment(op.c)};
   return op;
 }
 
@@ -79,12 +83,6 @@ std::pair<std::string, std::vector<std::string>> MmaOp::llvm_call_types() const 
   return {c.llvm_type(), args};
 }
 
-std::array<ir::Type, 3> MmaOp::fragment_types() const {
-  // Made from the operands' element type and length, not by parsing ir_type_text(): the verifier
-  // asks for them at every MMA op.
-  auto fragment = [](const MmaOperand& x) { return ir::vec(ir::scalar_type(x.dtype), x.length); };
-  return {fragment(a), fragment(b), fragment(c)};
-}
 
 const std::vector<MmaOp>& mma_catalog() {
   static const std::vector<MmaOp> ops = [] {
@@ -97,10 +95,15 @@ const std::vector<MmaOp>& mma_catalog() {
 }
 
 const MmaOp* find_mma_op(std::string_view op_id) {
-  for (const MmaOp& op : mma_catalog()) {
-    if (op.id == op_id) return &op;
-  }
-  return nullptr;
+  // By id through a table made once (the verifier and the lowerer look an op up at every MMA op);
+  // of two rows with one id the first is found, as a scan would find it.
+  static const std::unordered_map<std::string_view, const MmaOp*> by_id = [] {
+    std::unordered_map<std::string_view, const MmaOp*> made;
+    for (const MmaOp& op : mma_catalog()) made.emplace(op.id, &op);
+    return made;
+  }();
+  auto found = by_id.find(op_id);
+  return found == by_id.end() ? nullptr : found->second;
 }
 
 const MmaOp& mma_op(std::string_view op_id) {

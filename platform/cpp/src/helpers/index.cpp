@@ -24,8 +24,11 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b)
 
 std::int64_t pow2_factor(std::int64_t value) { return value & -value; }
 
-std::int64_t gcd_all(const std::vector<std::int64_t>& values) {
-  std::int64_t result = 0;
+std::int64_t gcd_all(const std::vector<std::int64_t>& values) { return gcd_with(0, values); }
+
+std::int64_t gcd_with(std::int64_t start, std::span<const std::int64_t> values) {
+  std::int64_t result = start;
+  if (result == 1 || result == -1) return 1;
   for (std::int64_t value : values) {
     std::int64_t a = result < 0 ? -result : result;
     std::int64_t b = value < 0 ? -value : value;
@@ -41,7 +44,11 @@ std::int64_t gcd_all(const std::vector<std::int64_t>& values) {
 }
 
 std::int64_t guaranteed_align(std::int64_t esize, std::int64_t cap, const std::vector<std::int64_t>& multiples) {
-  std::int64_t step = gcd_all(multiples) * esize;
+  return align_of_gcd(esize, cap, gcd_all(multiples));
+}
+
+std::int64_t align_of_gcd(std::int64_t esize, std::int64_t cap, std::int64_t gcd) {
+  std::int64_t step = gcd * esize;
   std::int64_t align = step == 0 ? cap : std::min(cap, pow2_factor(step));
   return std::max(align, esize);
 }

@@ -1,6 +1,9 @@
 // Python twin: rocke/helpers/layout.py
 #include "rocke/helpers/layout.hpp"
 
+#include <map>
+#include <tuple>
+
 #include "rocke/errors.hpp"
 #include "rocke/helpers/index.hpp"
 
@@ -81,7 +84,10 @@ Node with_slot(const Node& node, std::int64_t slot) {
   return fold(node->op, left, right);
 }
 
-std::optional<SplitFormula> split_formula(const arch::LayoutExpr& expr, std::int64_t wave_size, std::int64_t length) {
+namespace {
+
+std::optional<SplitFormula> split_uncached(const arch::LayoutExpr& expr, std::int64_t wave_size,
+                                           std::int64_t length) {
   std::vector<std::int64_t> offsets;
   for (std::int64_t s = 0; s < length; ++s) offsets.push_back(expr(0, s) - expr(0, 0));
   for (std::int64_t lane = 0; lane < wave_size; ++lane) {
@@ -91,6 +97,22 @@ std::optional<SplitFormula> split_formula(const arch::LayoutExpr& expr, std::int
     }
   }
   return SplitFormula{expr.source(), with_slot(expr_tree(expr), 0), std::move(offsets)};
+}
+
+}  // namespace
+
+std::optional<SplitFormula> split_formula(const arch::LayoutExpr& expr, std::int64_t wave_size, std::int64_t length) {
+  // A formula's split depends on its text, the wave size and the length only, and takes wave_size
+  // x length evaluations: each is made once per thread (a kernel plans the same few MMA operands
+  // many times). The formula trees are never changed once made, so the copies share them.
+  using Key = std::tuple<std::string, std::int64_t, std::int64_t>;
+  thread_local std::map<Key, std::optional<SplitFormula>, std::less<>> splits;
+  auto key = std::forward_as_tuple(expr.source(), wave_size, length);
+  auto found = splits.find(key);
+  if (found == splits.end()) {
+    found = splits.emplace(Key(expr.source(), wave_size, length), split_uncached(expr, wave_size, length)).first;
+  }
+  return found->second;
 }
 
 ir::Value* emit_lane_part(ir::Builder& b, const Node& node, ir::Value* lane) {

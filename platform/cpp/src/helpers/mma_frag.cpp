@@ -2,6 +2,7 @@
 #include "rocke/helpers/mma_frag.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "rocke/helpers/index.hpp"
 
@@ -43,10 +44,11 @@ ir::Value* fragment_base(ir::Builder& b, const FragmentPlan& plan, ir::Value* la
 
 std::int64_t run_align(const FragmentPlan& plan, const FragmentRun& run, std::int64_t esize,
                        const std::vector<std::int64_t>& multiples) {
-  std::vector<std::int64_t> terms{plan.stride, run.offset};
-  terms.insert(terms.end(), plan.inner_lane_values.begin(), plan.inner_lane_values.end());
-  terms.insert(terms.end(), multiples.begin(), multiples.end());
-  return guaranteed_align(esize, std::min<std::int64_t>(16, run.lanes * esize), terms);
+  // The terms [stride, offset, *inner_lane_values, *multiples], folded in place (gcd_all of the
+  // joined list, without joining it: a plan has a term per lane).
+  const std::array<std::int64_t, 2> head{plan.stride, run.offset};
+  std::int64_t gcd = gcd_with(gcd_with(gcd_with(0, head), plan.inner_lane_values), multiples);
+  return align_of_gcd(esize, std::min<std::int64_t>(16, run.lanes * esize), gcd);
 }
 
 namespace {

@@ -33,23 +33,24 @@ const ir::AttrValue& attr_at(const ir::AttrMap& attrs, const std::string& name) 
 // small append; the text is copied out once at the end.
 class Sink {
  public:
-  Sink() : buf_(thread_buffer()) {}
+  Sink() : buf_(thread_buffer()), cur_(buf_.data()), end_(buf_.data() + buf_.size()) {}
 
   // Room for at most n bytes at the cursor; commit() says where the writing stopped.
   char* room(std::size_t n) {
-    if (buf_.size() - pos_ < n) grow(n);
-    return buf_.data() + pos_;
+    if (static_cast<std::size_t>(end_ - cur_) < n) grow(n);
+    return cur_;
   }
-  void commit(const char* end) { pos_ = static_cast<std::size_t>(end - buf_.data()); }
+  void commit(const char* end) { cur_ = const_cast<char*>(end); }  // end points into the buffer
 
   void put(std::string_view text) {
     char* at = room(text.size());
     util::copy_text(at, text.data(), text.size());
-    pos_ += text.size();
+    cur_ = at + text.size();
   }
   void put(char c) {
-    *room(1) = c;
-    ++pos_;
+    char* at = room(1);
+    *at = c;
+    cur_ = at + 1;
   }
   // Indentation: copied from a fixed run of spaces (one fixed-size copy) when it is that short.
   void put_spaces(std::size_t n) {
@@ -61,14 +62,14 @@ class Sink {
     } else {
       std::memcpy(at, spaces, run);
     }
-    pos_ += n;
+    cur_ = at + n;
   }
 
-  std::size_t size() const { return pos_; }
-  std::string_view since(std::size_t start) const { return {buf_.data() + start, pos_ - start}; }
-  void rewind(std::size_t start) { pos_ = start; }
+  std::size_t size() const { return static_cast<std::size_t>(cur_ - buf_.data()); }
+  std::string_view since(std::size_t start) const { return {buf_.data() + start, size() - start}; }
+  void rewind(std::size_t start) { cur_ = buf_.data() + start; }
 
-  std::string text() const { return std::string(buf_.data(), pos_); }
+  std::string text() const { return std::string(buf_.data(), size()); }
 
  private:
   static std::string& thread_buffer() {
@@ -76,13 +77,19 @@ class Sink {
     return buffer;
   }
   [[gnu::noinline, gnu::cold]] void grow(std::size_t n) {
+    const std::size_t pos = size();
     std::size_t want = buf_.size() * 2;
-    if (want < pos_ + n) want = pos_ + n;
+    if (want < pos + n) want = pos + n;
     buf_.resize(want);
+    cur_ = buf_.data() + pos;
+    end_ = buf_.data() + buf_.size();
   }
 
   std::string& buf_;
-  std::size_t pos_ = 0;
+  // The cursor and the end of the buffer, kept as pointers: a piece's room check and append
+  // touch these two only (the buffer's own size and data are read when it grows).
+  char* cur_;
+  char* end_;
 };
 
 void put_int(Sink& out, std::int64_t value) {

@@ -69,10 +69,19 @@ namespace {
 struct Spelling {
   std::string text;
   bool float_elem = false;
+  std::string gep;  // gep_type of the type as a pointee (scalars and vectors only)
 };
 
+std::string spell_gep_type(const ir::Type& pointee) {
+  if (pointee.is_vec()) {
+    return util::cat("[", std::to_string(pointee.lanes()), " x ", scalar_text(pointee.element()), "]");
+  }
+  return scalar_text(pointee);
+}
+
 Spelling spell(const ir::Type& ty) {
-  return Spelling{spell_llvm_type(ty), ty.element().is_float()};
+  std::string gep = ty.is_scalar() || ty.is_vec() ? spell_gep_type(ty) : std::string();
+  return Spelling{spell_llvm_type(ty), ty.element().is_float(), std::move(gep)};
 }
 
 // Spelled once per type and thread: a kernel asks for the same few types on every op (the map's
@@ -134,10 +143,9 @@ std::string pointer_text(std::string_view space) {
 }
 
 std::string gep_type(const ir::Type& pointee) {
-  if (pointee.is_vec()) {
-    return util::cat("[", std::to_string(pointee.lanes()), " x ", scalar_text(pointee.element()), "]");
-  }
-  return scalar_text(pointee);
+  // Spelled once per type, with its LLVM type (a load or store asks on every access).
+  if (pointee.is_scalar() || pointee.is_vec()) return spelling(pointee).gep;
+  return spell_gep_type(pointee);
 }
 
 std::int64_t byte_size(const ir::Type& ty) {

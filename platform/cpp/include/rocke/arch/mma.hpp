@@ -64,6 +64,9 @@ struct MmaOp {
   MmaOperand a;
   MmaOperand b;
   MmaOperand c;
+  // (a, b, c) fragment types: vec<dtype x length> of each operand, made once by the catalog reader
+  // (the verifier asks for them at every MMA op).
+  std::array<ir::Type, 3> fragments{};
 
   const std::string& a_dtype() const { return a.dtype; }
   const std::string& b_dtype() const { return b.dtype; }
@@ -72,7 +75,7 @@ struct MmaOp {
   // (return type, argument types) of the intrinsic, as LLVM IR text.
   std::pair<std::string, std::vector<std::string>> llvm_call_types() const;
   // rocke.ir types of the A, B and C/D fragments.
-  std::array<ir::Type, 3> fragment_types() const;
+  std::array<ir::Type, 3> fragment_types() const { return fragments; }
 };
 
 // Every op, in catalog order.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "rocke/ir/builder.hpp"
@@ -18,10 +19,14 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b);
 std::int64_t pow2_factor(std::int64_t value);
 // Greatest common divisor of the values (0 for an empty list or all zeros).
 std::int64_t gcd_all(const std::vector<std::int64_t>& values);
+// gcd_all of start followed by values (a gcd carried over several lists without joining them).
+std::int64_t gcd_with(std::int64_t start, std::span<const std::int64_t> values);
 // Byte alignment promised for an access whose element index is a sum of multiples of the given
 // element counts (a 0 adds no constraint): the largest power of two dividing the byte offset,
 // at least esize and at most cap.
 std::int64_t guaranteed_align(std::int64_t esize, std::int64_t cap, const std::vector<std::int64_t>& multiples);
+// guaranteed_align for multiples whose gcd_all is gcd.
+std::int64_t align_of_gcd(std::int64_t esize, std::int64_t cap, std::int64_t gcd);
 
 ir::Value* const_i32(ir::Builder& b, std::int64_t value, ir::Hint name = {});
 // x + c; x itself when c == 0 (and no name is asked for).
