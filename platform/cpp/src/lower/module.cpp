@@ -27,51 +27,57 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   const arch::Flavor& row = arch::get_flavor(flavor);
   LdsPlan lds = plan_lds(kernel, target);
   FunctionEmitter em(target, row, lds.offsets, &lower_op);
-  std::vector<std::string> params;
-  params.reserve(kernel.params.size());
-  for (const ir::Param& param : kernel.params) params.push_back(param_text(param, row, em));
 
   // The module is written into the emitter's buffer, which the body is then appended to: one
-  // buffer, sized like the last module this thread lowered.
+  // buffer, sized like the last module this thread lowered. Its lines are appended in place (the
+  // params too, bound before the body's ops, as the Python twin binds them): no string per line.
   thread_local std::size_t last_size = 0;
   std::string& out = em.body;
   out.reserve(last_size + last_size / 8 + 1024);
-  auto line = [&out](std::string_view text) {
-    out += text;
-    out += '\n';
-  };
-  line(util::cat("target datalayout = \"", row.datalayout, "\""));
-  line(util::cat("target triple = \"", arch::target_facts().triple, "\""));
-  line("");
-  if (lds.size != 0) {
-    line(pool_global(lds));
-    line("");
+  out.append("target datalayout = \"").append(row.datalayout).append("\"\n");
+  out.append("target triple = \"").append(arch::target_facts().triple).append("\"\n\n");
+  if (lds.size != 0) out.append(pool_global(lds)).append("\n\n");
+  out.append("define amdgpu_kernel void @").append(kernel.name).append("(");
+  for (std::size_t i = 0; i < kernel.params.size(); ++i) {
+    if (i != 0) out.append(", ");
+    append_param_text(out, kernel.params[i], row, em);
   }
-  line(util::cat("define amdgpu_kernel void @", kernel.name, "(", util::join(params, ", "), ") #0 {"));
+  out.append(") #0 {\n");
   em.label("entry");
   em.lower_ops(kernel.body->ops, "body");
   em.emit("ret void");
-  line("}");
-  line("");
+  out.append("}\n\n");
 
   std::vector<const arch::IntrinsicDecl*> decls;
+  decls.reserve(em.decls.size());
   for (const auto& [name, decl] : em.decls) decls.push_back(decl);
   std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
     return a->index != b->index ? a->index < b->index : a->name < b->name;
   });
   if (!decls.empty()) {
-    for (const arch::IntrinsicDecl* decl : decls) line(decl->text());
-    line("");
+    for (const arch::IntrinsicDecl* decl : decls) out.append(decl->text()).append("\n");
+    out.append("\n");
   }
-  line(util::cat("attributes #0 = { ", util::join(kernel_attributes(kernel, target), " "), " }"));
+  out.append("attributes #0 = { ");
+  const std::vector<std::string> attributes = kernel_attributes(kernel, target);
+  for (std::size_t i = 0; i < attributes.size(); ++i) {
+    if (i != 0) out.append(" ");
+    out.append(attributes[i]);
+  }
+  out.append(" }\n");
   last_size = out.size();
   return std::move(out);
 }
 
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
-  const ir::Value& value = *param.value;
   std::string out;
   out.reserve(96);  // a pointer param's text is 50-90 bytes: one block, not three growths
+  append_param_text(out, param, flavor, em);
+  return out;
+}
+
+void append_param_text(std::string& out, const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
+  const ir::Value& value = *param.value;
   out += llvm_type(value.type);
   auto part = [&out](std::string_view text) {  // the parts joined with " "
     out += ' ';
@@ -90,7 +96,6 @@ std::string param_text(const ir::Param& param, const arch::Flavor& flavor, Funct
     }
   }
   part(em.bind(value));
-  return out;
 }
 
 std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {

@@ -28,7 +28,7 @@ class IdMap {
   void set(std::int64_t id, Value* value) {
     if (id < kDenseIds) {
       auto index = static_cast<std::size_t>(id);
-      if (index >= dense_.size()) dense_.resize(std::max(index + 1, dense_.size() * 2), nullptr);
+      if (index >= dense_.size()) dense_.resize(std::max({index + 1, dense_.size() * 2, kFirstDense}), nullptr);
       dense_[index] = value;
     } else {
       sparse_[id] = value;
@@ -45,6 +45,9 @@ class IdMap {
 
  private:
   static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
+  // The first dense block: a small kernel's ids fit in it, so its scopes grow it once, not once
+  // per doubling from 1.
+  static constexpr std::size_t kFirstDense = 256;
   std::vector<Value*> dense_;
   std::unordered_map<std::int64_t, Value*> sparse_;
 };

@@ -46,6 +46,8 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
 
 // TYPE [noalias] NOCAPTURE [readonly] [writeonly] [align N] %name (attributes on pointers only).
 std::string param_text(const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em);
+// param_text appended to out.
+void append_param_text(std::string& out, const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em);
 // String attributes of the kernel, sorted by name.
 std::vector<std::string> kernel_attributes(const ir::KernelDef& kernel, const arch::ArchTarget& arch);
 
