@@ -1,7 +1,8 @@
 // ctest: util::write_int and append_int, the one spelling of str(int) that the printer, the lowerer
 // and attribute texts share, against std::to_string over the digit-count boundaries, both signs
 // and the int64 limits; util::copy_text against a byte loop at every length to 40 and every offset
-// in a word, with the bytes around the copy left alone.
+// in a word, with the bytes around the copy left alone; util::same_text against == at every length
+// to 40.
 // Python twin: none (str(int)).
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,19 @@ int main() {
       const std::string what = "copy_text of " + std::to_string(size) + " bytes at offset " + std::to_string(offset);
       rocke_test::check(end == out + offset + size, what + " returns the end of the copy");
       rocke_test::check_eq(std::string(out, sizeof out), want, what);
+    }
+  }
+  // same_text against == at every length to 40: equal texts, and texts differing in one byte at
+  // each position (the inline compares load overlapping words, so every byte must count).
+  for (std::size_t size = 0; size <= 40; ++size) {
+    const std::string a(source, size);
+    rocke_test::check(rocke::util::same_text(a, std::string(source, size)), "same_text of equal " + std::to_string(size));
+    rocke_test::check(!rocke::util::same_text(a, std::string(source, size + 1)), "same_text of another size");
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string b = a;
+      b[at] = static_cast<char>(b[at] ^ 0x20);
+      rocke_test::check(!rocke::util::same_text(a, b),
+                        "same_text of " + std::to_string(size) + " bytes differing at " + std::to_string(at));
     }
   }
   return rocke_test::finish("rocke_strings_test");

@@ -95,7 +95,7 @@ KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, 
     }
     std::string_view key = pair.substr(0, eq);
     std::string_view raw = pair.substr(eq + 1);
-    auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return t.name == key; });
+    auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return util::same_text(t.name, key); });
     if (type == types.end()) {
       throw SpecError(
           util::cat(family, ": unknown key '", key, "'; known keys: ", util::join(sorted_keys(types), ", ")));

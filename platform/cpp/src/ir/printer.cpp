@@ -185,7 +185,7 @@ void put_attr_dict(Sink& out, const Op& op, const ir::OpDef& opdef) {
   for (const AttrDef& adef : opdef.attrs) {
     if (!first) out.put(", ");
     first = false;
-    if (next != op.attrs.end() && next->first == adef.name) {
+    if (next != op.attrs.end() && util::same_text(next->first, adef.name)) {
       put_attr(out, adef, next->second, num_type);
       ++next;
     } else {

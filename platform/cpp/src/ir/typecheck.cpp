@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "rocke/errors.hpp"
+#include "rocke/util/strings.hpp"
 
 namespace rocke::ir {
 
@@ -202,7 +203,7 @@ void check_attrs(const std::vector<AttrDef>& defs, const AttrMap& attrs, const T
     auto it = attrs.begin();
     bool paired = true;
     for (const AttrDef& adef : defs) {
-      if (it->first != adef.name) {
+      if (!util::same_text(it->first, adef.name)) {
         paired = false;
         break;
       }
@@ -294,7 +295,7 @@ PassedCheck* passed_slot(const OpDef& opdef, const std::vector<Type>& operand_ty
   }
   std::size_t at = 0;
   for (const auto& [name, value] : attrs) {
-    if (name != opdef.attrs[at++].name) return nullptr;
+    if (!util::same_text(name, opdef.attrs[at++].name)) return nullptr;
   }
   static const std::vector<OpDef>& table = ops();
   if (&opdef < table.data() || &opdef >= table.data() + table.size()) return nullptr;

@@ -144,7 +144,7 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
                                                     std::int64_t lanes) {
   // instantiate is pure: a row (and overload) declared before is that declaration again.
   for (const DeclaredRow& known : declared_) {
-    if (known.row == &row && known.lanes == lanes && known.elem == elem) return *known.decl;
+    if (known.row == &row && known.lanes == lanes && util::same_text(known.elem, elem)) return *known.decl;
   }
   if (row.overload.empty() && elem.empty()) {
     auto known = decls.find(row.name);

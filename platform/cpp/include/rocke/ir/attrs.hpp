@@ -16,6 +16,7 @@
 
 #include "rocke/data/document.hpp"
 #include "rocke/ir/types.hpp"
+#include "rocke/util/strings.hpp"
 
 namespace rocke::ir {
 
@@ -89,7 +90,7 @@ class AttrMap {
   std::size_t index_of(std::string_view name) const {
     const std::size_t n = items_.size();
     for (std::size_t i = 0; i < n; ++i) {
-      if (items_[i].first == name) return i;
+      if (util::same_text(items_[i].first, name)) return i;
     }
     return n;
   }

@@ -38,6 +38,34 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
+// a == b. Names the engine looks up (attribute, field and table names) are a few bytes: up to 16
+// they are compared inline with two overlapping loads per side, where std::string_view's == calls
+// memcmp.
+inline bool same_text(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8 && n <= 16) {
+    std::uint64_t x0, x1, y0, y1;
+    std::memcpy(&x0, x, 8);
+    std::memcpy(&x1, x + n - 8, 8);
+    std::memcpy(&y0, y, 8);
+    std::memcpy(&y1, y + n - 8, 8);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    std::uint32_t x0, x1, y0, y1;
+    std::memcpy(&x0, x, 4);
+    std::memcpy(&x1, x + n - 4, 4);
+    std::memcpy(&y0, y, 4);
+    std::memcpy(&y1, y + n - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (n < 4) return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+  return std::memcmp(x, y, n) == 0;
+}
+
 // Copy n bytes of src to out and return out + n. Most texts the printer and the lowerer copy are
 // a few bytes (names, types, keywords, punctuation): those are copied inline with two overlapping
 // moves, where a copy of variable length would otherwise be a call of memcpy.
