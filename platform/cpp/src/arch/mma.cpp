@@ -83,7 +83,6 @@ std::pair<std::string, std::vector<std::string>> MmaOp::llvm_call_types() const 
   return {c.llvm_type(), args};
 }
 
-
 const std::vector<MmaOp>& mma_catalog() {
   static const std::vector<MmaOp> ops = [] {
     std::vector<MmaOp> out;

@@ -53,9 +53,9 @@ std::vector<std::string_view> split_spaces(std::string_view text) {
 }  // namespace
 
 std::string format_value(const FieldValue& value) {
-  if (const bool* flag = std::get_if<bool>(&value)) return *flag ? "1" : "0";
-  if (const std::int64_t* number = std::get_if<std::int64_t>(&value)) return std::to_string(*number);
-  return std::get<std::string>(value);
+  std::string out;
+  std::visit([&](const auto& held) { append_value(out, held); }, value);
+  return out;
 }
 
 FieldValue parse_value(std::string_view family, std::string_view key, std::string_view raw, FieldKind kind) {

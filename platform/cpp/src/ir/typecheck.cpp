@@ -329,35 +329,7 @@ bool same_check(const PassedCheck& slot, const OpDef& opdef, const std::vector<T
   return true;
 }
 
-void check_op_uncached(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
-                       const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results);
-
-}  // namespace
-
-void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
-                   const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
-  PassedCheck* slot = passed_slot(opdef, operand_types, attrs, result_types);
-  if (slot != nullptr && same_check(*slot, opdef, operand_types, attrs, result_types)) {
-    results.clear();
-    for (std::size_t i = 0; i < slot->result_count; ++i) results.push_back(slot->results[i]);
-    return;
-  }
-  check_op_uncached(opdef, operand_types, attrs, result_types, results);
-  if (slot != nullptr && results.size() <= slot->results.size()) {
-    slot->def = &opdef;
-    slot->operand_count = static_cast<std::uint8_t>(operand_types.size());
-    std::copy(operand_types.begin(), operand_types.end(), slot->operands.begin());
-    slot->given_count = result_types ? static_cast<std::uint8_t>(result_types->size()) : kNotGiven;
-    if (result_types) std::copy(result_types->begin(), result_types->end(), slot->given.begin());
-    slot->result_count = static_cast<std::uint8_t>(results.size());
-    std::copy(results.begin(), results.end(), slot->results.begin());
-    std::size_t at = 0;
-    for (const auto& item : attrs) slot->attrs[at++] = item.second;
-  }
-}
-
-namespace {
-
+// The check itself, made every time (check_op_into consults its table of passed checks first).
 void check_op_uncached(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                        const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
   check_operand_count(opdef, operand_types.size());
@@ -394,6 +366,29 @@ void check_op_uncached(const OpDef& opdef, const std::vector<Type>& operand_type
 }
 
 }  // namespace
+
+void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
+                   const std::optional<std::span<const Type>>& result_types, std::vector<Type>& results) {
+  PassedCheck* slot = passed_slot(opdef, operand_types, attrs, result_types);
+  if (slot != nullptr && same_check(*slot, opdef, operand_types, attrs, result_types)) {
+    results.clear();
+    for (std::size_t i = 0; i < slot->result_count; ++i) results.push_back(slot->results[i]);
+    return;
+  }
+  check_op_uncached(opdef, operand_types, attrs, result_types, results);
+  if (slot != nullptr && results.size() <= slot->results.size()) {
+    slot->def = &opdef;
+    slot->operand_count = static_cast<std::uint8_t>(operand_types.size());
+    std::copy(operand_types.begin(), operand_types.end(), slot->operands.begin());
+    slot->given_count = result_types ? static_cast<std::uint8_t>(result_types->size()) : kNotGiven;
+    if (result_types) std::copy(result_types->begin(), result_types->end(), slot->given.begin());
+    slot->result_count = static_cast<std::uint8_t>(results.size());
+    std::copy(results.begin(), results.end(), slot->results.begin());
+    std::size_t at = 0;
+    for (const auto& item : attrs) slot->attrs[at++] = item.second;
+  }
+}
+
 
 std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                            const std::optional<std::vector<Type>>& result_types) {

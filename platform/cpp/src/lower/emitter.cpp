@@ -2,7 +2,6 @@
 #include "rocke/lower/emitter.hpp"
 
 #include <compare>
-#include <tuple>
 #include <cstdint>
 #include <utility>
 
@@ -108,33 +107,12 @@ struct CheckedKey {
   std::string elem;
   std::string arch;
   std::string flavor;
+
+  auto operator<=>(const CheckedKey&) const = default;
 };
 
-// A key to look up with, viewing its texts (a lookup copies none of them).
-struct CheckedView {
-  std::uintptr_t row;
-  std::int64_t lanes;
-  std::string_view elem;
-  std::string_view arch;
-  std::string_view flavor;
-};
-
-CheckedView view_of(const CheckedKey& key) { return {key.row, key.lanes, key.elem, key.arch, key.flavor}; }
-const CheckedView& view_of(const CheckedView& key) { return key; }
-
-// Orders keys and views alike (field by field, texts by their bytes).
-struct CheckedLess {
-  using is_transparent = void;
-  template <class A, class B>
-  bool operator()(const A& a, const B& b) const {
-    const CheckedView& x = view_of(a);
-    const CheckedView& y = view_of(b);
-    return std::tie(x.row, x.lanes, x.elem, x.arch, x.flavor) < std::tie(y.row, y.lanes, y.elem, y.arch, y.flavor);
-  }
-};
-
-std::map<CheckedKey, arch::IntrinsicDecl, CheckedLess>& checked_decls() {
-  thread_local std::map<CheckedKey, arch::IntrinsicDecl, CheckedLess> checked;
+std::map<CheckedKey, arch::IntrinsicDecl>& checked_decls() {
+  thread_local std::map<CheckedKey, arch::IntrinsicDecl> checked;
   return checked;
 }
 
@@ -150,7 +128,7 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
     auto known = decls.find(row.name);
     if (known != decls.end()) return *known->second;
   }
-  const CheckedView key{reinterpret_cast<std::uintptr_t>(&row), lanes, elem, arch.name, flavor.name};
+  CheckedKey key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem), arch.name, flavor.name};
   auto& checked = checked_decls();
   auto hit = checked.find(key);
   const arch::IntrinsicDecl* decl = nullptr;
@@ -171,8 +149,7 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
       throw error(util::cat("intrinsic '", made.domain_key, "' is outside the arch domain of ", arch.name,
                             " under flavor ", flavor.name, " (", *status, ": ", absent_reason(*status), ")"));
     }
-    CheckedKey owned{key.row, lanes, std::string(elem), arch.name, flavor.name};
-    decl = &checked.emplace(std::move(owned), std::move(made)).first->second;
+    decl = &checked.emplace(std::move(key), std::move(made)).first->second;
   }
   decls.emplace(decl->name, decl);
   declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, decl});

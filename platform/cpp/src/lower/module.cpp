@@ -58,13 +58,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
     for (const arch::IntrinsicDecl* decl : decls) out.append(decl->text()).append("\n");
     out.append("\n");
   }
-  out.append("attributes #0 = { ");
-  const std::vector<std::string> attributes = kernel_attributes(kernel, target);
-  for (std::size_t i = 0; i < attributes.size(); ++i) {
-    if (i != 0) out.append(" ");
-    out.append(attributes[i]);
-  }
-  out.append(" }\n");
+  out.append("attributes #0 = { ").append(util::join(kernel_attributes(kernel, target), " ")).append(" }\n");
   last_size = out.size();
   return std::move(out);
 }

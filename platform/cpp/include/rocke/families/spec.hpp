@@ -25,7 +25,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -56,6 +55,11 @@ using KvValues = std::map<std::string, FieldValue, std::less<>>;
 
 // Python: _format_value -- bools as 0/1, ints in decimal, strings as they are.
 std::string format_value(const FieldValue& value);
+// format_value's spelling of one field's value, appended to out (to_kv spells a spec's members
+// without copying each into a FieldValue).
+inline void append_value(std::string& out, bool flag) { out += flag ? '1' : '0'; }
+inline void append_value(std::string& out, std::int64_t number) { util::append_int(out, number); }
+inline void append_value(std::string& out, const std::string& text) { out += text; }
 
 // Python: _parse_value -- the value of raw for a field of kind; SpecError otherwise.
 FieldValue parse_value(std::string_view family, std::string_view key, std::string_view raw, FieldKind kind);
@@ -146,20 +150,7 @@ class Spec {
     for (const Field<Derived>* field : sorted_fields()) {
       if (!out.empty()) out += ' ';
       out.append(field->name).append("=");
-      // format_value's spellings, appended in place (no FieldValue copy per field)
-      std::visit(
-          [&](auto member) {
-            const auto& held = self.*member;
-            using Held = std::remove_cvref_t<decltype(held)>;
-            if constexpr (std::is_same_v<Held, bool>) {
-              out += held ? '1' : '0';
-            } else if constexpr (std::is_same_v<Held, std::int64_t>) {
-              util::append_int(out, held);
-            } else {
-              out += held;
-            }
-          },
-          field->member);
+      std::visit([&](auto member) { append_value(out, self.*member); }, field->member);
     }
     return out;
   }
