@@ -2,6 +2,8 @@
 // facts of the helper twins, and the elementwise builder twin.
 // Python twins: platform/tests/families/*/test_*_specs.py, test_helpers_index.py, test_helpers_tiles.py
 // (the byte-for-byte comparison with Python is platform/tests/families/elementwise/test_elementwise_cpp.py).
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -40,7 +42,22 @@ void sha256_vectors() {
     std::string text;
     for (std::size_t i = 0; i < length; ++i) text.push_back(static_cast<char>('a' + i % 26));
     check_eq(rocke::util::sha256_hex(text), digest, "sha256 of " + std::to_string(length) + " bytes");
+    check_eq(rocke::util::sha256_hex_portable(text), digest, "portable sha256 of " + std::to_string(length) + " bytes");
   }
+}
+
+// sha256_hex (the CPU's SHA instructions where it has them) and the portable code agree on every
+// length to 300 bytes (one to six blocks, every tail) of bytes that use all eight bits.
+void sha256_paths_agree() {
+  std::string text;
+  std::uint32_t seed = 12345;
+  for (std::size_t length = 0; length <= 300; ++length) {
+    check_eq(rocke::util::sha256_hex(text), rocke::util::sha256_hex_portable(text),
+             "sha256 paths at " + std::to_string(length) + " bytes");
+    seed = seed * 1664525u + 1013904223u;
+    text.push_back(static_cast<char>(seed >> 24));
+  }
+  std::printf("sha256: %s\n", rocke::util::sha256_uses_cpu_instructions() ? "SHA instructions" : "portable code");
 }
 
 void spec_texts() {
@@ -106,6 +123,7 @@ void elementwise_builds() {
 
 int main() {
   sha256_vectors();
+  sha256_paths_agree();
   spec_texts();
   helper_facts();
   elementwise_builds();
