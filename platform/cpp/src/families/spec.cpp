@@ -76,7 +76,7 @@ FieldValue parse_value(std::string_view family, std::string_view key, std::strin
 namespace {
 
 // The field names, sorted: only the error paths need them (the unknown-key message lists them and
-// the first missing key is the first in this order), so parse_kv sorts them only on those paths.
+// the first missing key is the first in this order), so parse_fields sorts them only on those paths.
 std::vector<std::string> sorted_keys(const std::vector<SpecField>& types) {
   std::vector<std::string> known;
   for (const SpecField& type : types) known.push_back(type.name);
@@ -86,8 +86,11 @@ std::vector<std::string> sorted_keys(const std::vector<SpecField>& types) {
 
 }  // namespace
 
-KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text) {
-  KvValues values;
+std::vector<FieldValue> parse_fields(std::string_view family, const std::vector<SpecField>& types,
+                                     std::string_view text) {
+  std::vector<FieldValue> values(types.size());
+  std::vector<char> given(types.size(), 0);
+  std::size_t count = 0;
   for (std::string_view pair : text.empty() ? std::vector<std::string_view>{} : split_spaces(text)) {
     std::size_t eq = pair.find('=');
     if (eq == std::string_view::npos || eq == 0) {
@@ -100,13 +103,19 @@ KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, 
       throw SpecError(
           util::cat(family, ": unknown key '", key, "'; known keys: ", util::join(sorted_keys(types), ", ")));
     }
-    if (values.find(key) != values.end()) throw SpecError(util::cat(family, ": key '", key, "' given twice"));
-    values.emplace(std::string(key), parse_value(family, key, raw, type->kind));
+    const auto at = static_cast<std::size_t>(type - types.begin());
+    if (given[at] != 0) throw SpecError(util::cat(family, ": key '", key, "' given twice"));
+    values[at] = parse_value(family, key, raw, type->kind);
+    given[at] = 1;
+    ++count;
   }
   // Every key parsed is a known one, given once: a key is missing exactly when the counts differ.
-  if (values.size() != types.size()) {
+  if (count != types.size()) {
     for (const std::string& key : sorted_keys(types)) {
-      if (values.find(key) == values.end()) throw SpecError(util::cat(family, ": missing key '", key, "'"));
+      auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return t.name == key; });
+      if (given[static_cast<std::size_t>(type - types.begin())] == 0) {
+        throw SpecError(util::cat(family, ": missing key '", key, "'"));
+      }
     }
   }
   return values;

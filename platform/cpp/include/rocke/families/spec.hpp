@@ -64,9 +64,11 @@ inline void append_value(std::string& out, const std::string& text) { out += tex
 // Python: _parse_value -- the value of raw for a field of kind; SpecError otherwise.
 FieldValue parse_value(std::string_view family, std::string_view key, std::string_view raw, FieldKind kind);
 
-// Python: the parsing part of Spec.from_kv -- every key's value, checked for malformed pairs,
-// unknown, repeated and missing keys and bad values, in that order; SpecError otherwise.
-KvValues parse_kv(std::string_view family, const std::vector<SpecField>& types, std::string_view text);
+// Python: the parsing part of Spec.from_kv -- every field's value, at its index in types (no map
+// of keys per spec read), checked for malformed pairs, unknown, repeated and missing keys and bad
+// values, in that order; SpecError otherwise.
+std::vector<FieldValue> parse_fields(std::string_view family, const std::vector<SpecField>& types,
+                                     std::string_view text);
 
 // Python: Spec.digest -- sha256 hex of "family:kv".
 std::string spec_digest(std::string_view family, std::string_view kv);
@@ -103,12 +105,14 @@ class Spec {
 
   // Python: Spec.from_kv -- parse text, then run the spec's rules.
   static Derived from_kv(std::string_view text) {
-    KvValues values = parse_kv(Derived::kFamily, field_types(), text);
+    std::vector<FieldValue> values = parse_fields(Derived::kFamily, field_types(), text);
     Derived spec;
+    std::size_t at = 0;  // field_types() lists the fields in fields() order
     for (const Field<Derived>& field : Derived::fields()) {
-      const FieldValue& value = values.find(field.name)->second;
-      std::visit([&](auto member) { spec.*member = std::get<std::remove_reference_t<decltype(spec.*member)>>(value); },
-                 field.member);
+      FieldValue& value = values[at++];
+      std::visit(
+          [&](auto member) { spec.*member = std::move(std::get<std::remove_reference_t<decltype(spec.*member)>>(value)); },
+          field.member);
     }
     spec.check();
     return spec;
