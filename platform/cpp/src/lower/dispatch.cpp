@@ -56,7 +56,7 @@ const std::vector<Lowering>& lowerings_by_row() {
 
 void lower_op(FunctionEmitter& em, const ir::Op& op) {
   // The op's table row, when it still names its opcode, finds the lowering without hashing the name.
-  const std::vector<ir::OpDef>& ops = ir::ops();
+  static const std::vector<ir::OpDef>& ops = ir::ops();  // the table is made once and never changes
   const ir::OpDef* def = op.own_def();
   if (def != nullptr && def >= ops.data() && def < ops.data() + ops.size()) {
     Lowering lowering = lowerings_by_row()[static_cast<std::size_t>(def - ops.data())];
