@@ -8,6 +8,7 @@
 #include "rocke/arch/arch_domain.hpp"
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/lower/names.hpp"
+#include "rocke/util/inline_vec.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
@@ -228,13 +229,15 @@ void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, const std::vect
   emit_call_into(decl, args, result);
 }
 
-void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) {
+void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) { call_float(arch::intrinsic_def(name), op); }
+
+void FunctionEmitter::call_float(const arch::IntrinsicDef& row, const ir::Op& op) {
   ir::Type ty = op.results[0]->type;
-  std::vector<std::string> args;
-  args.reserve(op.operands.size());
+  // The operands' texts are viewed where they are (a value's text stays put: see bind), not copied.
+  util::InlineVec<std::string_view, 4> args;
   for (const ir::Value* v : op.operands) args.push_back(ref(*v));
   const std::string& result = bind(*op.results[0]);
-  call(declare(arch::intrinsic_def(name), elem_of(ty).name(), lanes_of(ty)), args, result);
+  emit_call(declare(row, elem_of(ty).name(), lanes_of(ty)), args, result);
 }
 
 std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view want) {

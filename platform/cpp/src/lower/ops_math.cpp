@@ -1,7 +1,10 @@
 // Python twin: rocke/lower/ops_math.py
 #include "rocke/lower/ops_math.hpp"
 
+#include <array>
+#include <iterator>
 #include <string_view>
+#include <utility>
 
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
@@ -16,11 +19,15 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> kIntrinsics[] = {
     {"math.exp2", "llvm.exp2.{M}"}, {"math.log2", "llvm.log2.{M}"}, {"math.sqrt", "llvm.sqrt.{M}"}};
 
-void lower_intrinsic(FunctionEmitter& em, const ir::Op& op) {
-  for (const auto& [name, intrinsic] : kIntrinsics) {
-    if (name == op.opcode) return em.call_float(intrinsic, op);
-  }
-  throw KeyError(util::cat("'", op.opcode, "'"));
+// One lowering per table entry, its intrinsic's row found once.
+template <std::size_t I>
+void lower_intrinsic_at(FunctionEmitter& em, const ir::Op& op) {
+  static const arch::IntrinsicDef& row = arch::intrinsic_def(kIntrinsics[I].second);
+  em.call_float(row, op);
+}
+template <std::size_t... I>
+constexpr std::array<Lowering, sizeof...(I)> intrinsic_lowerings(std::index_sequence<I...>) {
+  return {&lower_intrinsic_at<I>...};
 }
 
 // 1 / x, approximate (afn: the hardware reciprocal, about 1 ulp).
@@ -44,7 +51,8 @@ void lower_rsqrt(FunctionEmitter& em, const ir::Op& op) {
 
 Lowerings build() {
   Lowerings out;
-  for (const auto& [name, intrinsic] : kIntrinsics) out.emplace_back(name, &lower_intrinsic);
+  constexpr auto intrinsics = intrinsic_lowerings(std::make_index_sequence<std::size(kIntrinsics)>());
+  for (std::size_t i = 0; i < intrinsics.size(); ++i) out.emplace_back(kIntrinsics[i].first, intrinsics[i]);
   out.emplace_back("math.rcp", &lower_rcp);
   out.emplace_back("math.rsqrt", &lower_rsqrt);
   return out;
