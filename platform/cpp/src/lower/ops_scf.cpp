@@ -9,12 +9,28 @@ namespace rocke::lower::ops_scf {
 
 namespace {
 
+// A block label, PREFIX NUMBER SUFFIX ("for3.header"), in a fixed buffer: a loop makes four labels
+// and an if three, and none needs a string of its own.
+class Label {
+ public:
+  Label(std::string_view prefix, const Decimal& number, std::string_view suffix) {
+    char* out = put_part(text_, prefix);
+    out = put_part(out, number);
+    size_ = static_cast<std::size_t>(put_part(out, suffix) - text_);
+  }
+  operator std::string_view() const { return {text_, size_}; }  // NOLINT(google-explicit-constructor): a label is its text
+
+ private:
+  char text_[40];  // "for" or "if", at most 20 characters of number, at most 7 of suffix
+  std::size_t size_;
+};
+
 void lower_for(FunctionEmitter& em, const ir::Op& op) {
-  std::string number = std::to_string(em.next_scf_id());
-  std::string header = util::cat("for", number, ".header");
-  std::string body = util::cat("for", number, ".body");
-  std::string latch = util::cat("for", number, ".latch");
-  std::string exit = util::cat("for", number, ".exit");
+  const Decimal number(em.next_scf_id());
+  const Label header("for", number, ".header");
+  const Label body("for", number, ".body");
+  const Label latch("for", number, ".latch");
+  const Label exit("for", number, ".exit");
   std::string path = util::cat(em.loc(), ".body");
   const ir::Value& lb = *op.operands[0];
   const ir::Value& ub = *op.operands[1];
@@ -60,16 +76,16 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
 }
 
 void lower_if(FunctionEmitter& em, const ir::Op& op) {
-  std::string number = std::to_string(em.next_scf_id());
-  std::string then_label = util::cat("if", number, ".then");
-  std::string else_label = util::cat("if", number, ".else");
-  std::string join = util::cat("if", number, ".join");
+  const Decimal number(em.next_scf_id());
+  const Label then_label("if", number, ".then");
+  const Label else_label("if", number, ".else");
+  const Label join("if", number, ".join");
   std::string loc = em.loc();
   const ir::Region& then_region = *op.regions[0];
   const ir::Region& else_region = *op.regions[1];
   bool skip_else = op.results.empty() && else_region.ops.size() == 1;
   em.emit("br i1 ", em.ref(*op.operands[0]), ", label %", then_label, ", label %",
-                    skip_else ? join : else_label);
+          std::string_view(skip_else ? join : else_label));
   em.label(then_label);
   std::span<ir::Value* const> then_values = em.lower_region(then_region, util::cat(loc, ".then"));
   std::string then_end = em.current;
