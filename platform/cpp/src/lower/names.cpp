@@ -21,11 +21,17 @@ constexpr std::array<bool, 256> kAllowed = [] {
 
 bool allowed(unsigned char ch) { return kAllowed[ch]; }
 
+// The length of hint's leading run of allowed characters (all of it, as a rule).
+std::size_t clean_prefix(std::string_view hint) {
+  std::size_t clean = 0;
+  while (clean < hint.size() && allowed(static_cast<unsigned char>(hint[clean]))) ++clean;
+  return clean;
+}
+
 // sanitize_hint(hint) appended to out.
 void append_sanitized(std::string& out, std::string_view hint) {
   // Hints are already clean as a rule: then the whole hint is appended at once.
-  std::size_t clean = 0;
-  while (clean < hint.size() && allowed(static_cast<unsigned char>(hint[clean]))) ++clean;
+  const std::size_t clean = clean_prefix(hint);
   out.append(hint.substr(0, clean));
   for (std::size_t i = clean; i < hint.size(); ++i) {
     auto ch = static_cast<unsigned char>(hint[i]);
@@ -57,15 +63,23 @@ std::string value_name(const ir::Value& value) {
 }
 
 void append_value_name(std::string& out, const ir::Value& value) {
-  // "%v" (or the name and ".") and the id are written into one buffer and appended at once.
-  char buf[32];
+  // "%NAME." (or "%v") and the id are written into one buffer and appended at once; a name that
+  // needs sanitizing (or is long) is appended on its own first.
+  constexpr std::size_t kInlineName = 64;
+  char buf[kInlineName + 24];
   char* at = buf;
+  *at++ = '%';
   if (value.name.has_value() && !value.name->empty()) {
-    out.push_back('%');
-    append_sanitized(out, *value.name);
+    std::string_view name = *value.name;
+    if (name.size() <= kInlineName && clean_prefix(name) == name.size()) {
+      at = util::copy_text(at, name.data(), name.size());
+    } else {
+      out.push_back('%');
+      append_sanitized(out, name);
+      at = buf;
+    }
     *at++ = '.';
   } else {
-    *at++ = '%';
     *at++ = 'v';
   }
   out.append(buf, util::write_int(at, value.id));
