@@ -56,6 +56,13 @@ class Verifier {
   }
 
  private:
+  // Operand and result types of the op being checked at one region depth.
+  struct TypeScratch {
+    std::vector<Type> operands;
+    std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
+    std::vector<Type> checked;                 // check_op_into's result types (unused: they equal results)
+  };
+
   // where() and what() build the message texts, only when a check fails.
   template <class Where, class What>
   Value* define(Value* value, const Where& where, const What& what) {
@@ -101,10 +108,11 @@ class Verifier {
     const std::size_t first = added_.size();
     for (const Value* value : reg.args) added_.push_back(value->id);
     const std::size_t count = reg.ops.size();
+    TypeScratch& scratch = scratch_at(depth);  // this depth's type lists, for every op of the region
     for (std::size_t index = 0; index < count; ++index) {
       const Op* op = reg.ops[index];
       if (op == nullptr) throw VerifyError("structure", "op at " + loc_of(path, index), "expected an Op, got NoneType");
-      check_op_at(*op, path, index, depth, index == count - 1 ? rdef : nullptr);
+      check_op_at(*op, path, index, depth, index == count - 1 ? rdef : nullptr, scratch);
       for (const Value* value : op->results) added_.push_back(value->id);
     }
     for (std::size_t i = first; i < added_.size(); ++i) visible_.erase(added_[i]);
@@ -128,7 +136,7 @@ class Verifier {
   }
 
   void check_op_at(const Op& op, const std::string& path, std::size_t index, std::int64_t depth,
-                   const RegionDef* ending) {
+                   const RegionDef* ending, TypeScratch& scratch) {
     auto where = [&] { return where_of(op, loc_of(path, index)); };
     const OpDef* opdef = opdef_of(op);
     if (opdef == nullptr) throw VerifyError("opcode", where(), "unknown op");
@@ -137,7 +145,6 @@ class Verifier {
     }
     // The type lists live in this depth's scratch, reused by every op at this depth (an op's
     // regions use the next depth's), so checking an op allocates no lists of its own.
-    TypeScratch& scratch = scratch_at(depth);
     std::vector<Type>& types = scratch.operands;
     types.clear();
     for (std::size_t slot = 0; slot < op.operands.size(); ++slot) {
@@ -256,13 +263,6 @@ class Verifier {
       }
     }
   }
-
-  // Operand and result types of the op being checked at one region depth.
-  struct TypeScratch {
-    std::vector<Type> operands;
-    std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
-    std::vector<Type> checked;                 // check_op_into's result types (unused: they equal results)
-  };
 
   TypeScratch& scratch_at(std::int64_t depth) {
     auto index = static_cast<std::size_t>(depth);
