@@ -6,7 +6,6 @@
 #include <string_view>
 #include <utility>
 
-#include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/llvm_types.hpp"
 #include "rocke/util/strings.hpp"
@@ -116,16 +115,6 @@ void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
   em.emit(name, " = select ", cond_ty, " ", cond, ", ", ty, " ", em.ref(lhs), ", ", ty, " ", em.ref(rhs));
 }
 
-// One lowering per table entry, its intrinsic's row found once.
-template <std::size_t I>
-void lower_float_intrinsic_at(FunctionEmitter& em, const ir::Op& op) {
-  static const arch::IntrinsicDef& row = arch::intrinsic_def(kFloatIntrinsics[I].second);
-  em.call_float(row, op);
-}
-template <std::size_t... I>
-constexpr std::array<Lowering, sizeof...(I)> float_intrinsic_lowerings(std::index_sequence<I...>) {
-  return {&lower_float_intrinsic_at<I>...};
-}
 
 void lower_cmp(FunctionEmitter& em, const ir::Op& op, std::string_view inst) {
   const ir::Value& lhs = *op.operands[0];
@@ -163,8 +152,7 @@ Lowerings build() {
   out.emplace_back("arith.remf", &lower_remf);
   out.emplace_back("arith.negf", &lower_negf);
   for (const auto& [name, pred] : kMinmax) out.emplace_back(name, &lower_minmax);
-  constexpr auto float_intrinsics = float_intrinsic_lowerings(std::make_index_sequence<std::size(kFloatIntrinsics)>());
-  for (std::size_t i = 0; i < float_intrinsics.size(); ++i) out.emplace_back(kFloatIntrinsics[i].first, float_intrinsics[i]);
+  add_float_call_lowerings<kFloatIntrinsics>(out);
   out.emplace_back("arith.cmpi", &lower_cmpi);
   out.emplace_back("arith.cmpf", &lower_cmpf);
   out.emplace_back("arith.select", &lower_select);

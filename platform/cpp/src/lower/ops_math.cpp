@@ -1,10 +1,7 @@
 // Python twin: rocke/lower/ops_math.py
 #include "rocke/lower/ops_math.hpp"
 
-#include <array>
-#include <iterator>
 #include <string_view>
-#include <utility>
 
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
@@ -19,16 +16,6 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> kIntrinsics[] = {
     {"math.exp2", "llvm.exp2.{M}"}, {"math.log2", "llvm.log2.{M}"}, {"math.sqrt", "llvm.sqrt.{M}"}};
 
-// One lowering per table entry, its intrinsic's row found once.
-template <std::size_t I>
-void lower_intrinsic_at(FunctionEmitter& em, const ir::Op& op) {
-  static const arch::IntrinsicDef& row = arch::intrinsic_def(kIntrinsics[I].second);
-  em.call_float(row, op);
-}
-template <std::size_t... I>
-constexpr std::array<Lowering, sizeof...(I)> intrinsic_lowerings(std::index_sequence<I...>) {
-  return {&lower_intrinsic_at<I>...};
-}
 
 // 1 / x, approximate (afn: the hardware reciprocal, about 1 ulp).
 void lower_rcp(FunctionEmitter& em, const ir::Op& op) {
@@ -51,8 +38,7 @@ void lower_rsqrt(FunctionEmitter& em, const ir::Op& op) {
 
 Lowerings build() {
   Lowerings out;
-  constexpr auto intrinsics = intrinsic_lowerings(std::make_index_sequence<std::size(kIntrinsics)>());
-  for (std::size_t i = 0; i < intrinsics.size(); ++i) out.emplace_back(kIntrinsics[i].first, intrinsics[i]);
+  add_float_call_lowerings<kIntrinsics>(out);
   out.emplace_back("math.rcp", &lower_rcp);
   out.emplace_back("math.rsqrt", &lower_rsqrt);
   return out;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,12 +19,14 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "rocke/arch/flavors.hpp"
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/arch/target.hpp"
 #include "rocke/ir/core.hpp"
+#include "rocke/lower/dispatch.hpp"
 #include "rocke/lower/errors.hpp"
 #include "rocke/util/strings.hpp"
 
@@ -222,5 +225,24 @@ class FunctionEmitter {
   std::int64_t temps_ = 0;
   std::int64_t scf_ops_ = 0;
 };
+
+// Lowerings of ops that are calls of an overloaded float intrinsic: Table holds (opcode, intrinsic
+// name) pairs; each entry gets its own lowering, which finds its intrinsic's row once.
+namespace detail {
+template <const auto& Table, std::size_t I>
+void lower_float_call(FunctionEmitter& em, const ir::Op& op) {
+  static const arch::IntrinsicDef& row = arch::intrinsic_def(Table[I].second);
+  em.call_float(row, op);
+}
+template <const auto& Table, std::size_t... I>
+void add_float_calls(Lowerings& out, std::index_sequence<I...>) {
+  (out.emplace_back(Table[I].first, &lower_float_call<Table, I>), ...);
+}
+}  // namespace detail
+
+template <const auto& Table>
+void add_float_call_lowerings(Lowerings& out) {
+  detail::add_float_calls<Table>(out, std::make_index_sequence<std::size(Table)>());
+}
 
 }  // namespace rocke::lower
