@@ -75,8 +75,8 @@ FieldValue parse_value(std::string_view family, std::string_view key, std::strin
 
 namespace {
 
-// The field names, sorted: only the error paths need them (the unknown-key message lists them and
-// the first missing key is the first in this order), so parse_fields sorts them only on those paths.
+// The field names, sorted: only the unknown-key message lists them, so parse_fields sorts them only
+// on that path.
 std::vector<std::string> sorted_keys(const std::vector<SpecField>& types) {
   std::vector<std::string> known;
   for (const SpecField& type : types) known.push_back(type.name);
@@ -111,12 +111,11 @@ std::vector<FieldValue> parse_fields(std::string_view family, const std::vector<
   }
   // Every key parsed is a known one, given once: a key is missing exactly when the counts differ.
   if (count != types.size()) {
-    for (const std::string& key : sorted_keys(types)) {
-      auto type = std::find_if(types.begin(), types.end(), [&](const SpecField& t) { return t.name == key; });
-      if (given[static_cast<std::size_t>(type - types.begin())] == 0) {
-        throw SpecError(util::cat(family, ": missing key '", key, "'"));
-      }
+    const SpecField* missing = nullptr;  // the first missing key in sorted order
+    for (std::size_t at = 0; at < types.size(); ++at) {
+      if (given[at] == 0 && (missing == nullptr || types[at].name < missing->name)) missing = &types[at];
     }
+    throw SpecError(util::cat(family, ": missing key '", missing->name, "'"));
   }
   return values;
 }

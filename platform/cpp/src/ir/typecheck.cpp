@@ -389,7 +389,6 @@ void check_op_into(const OpDef& opdef, const std::vector<Type>& operand_types, c
   }
 }
 
-
 std::vector<Type> check_op(const OpDef& opdef, const std::vector<Type>& operand_types, const AttrMap& attrs,
                            const std::optional<std::vector<Type>>& result_types) {
   std::vector<Type> results;

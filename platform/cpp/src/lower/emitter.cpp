@@ -229,8 +229,6 @@ void FunctionEmitter::call_into(const arch::IntrinsicDecl& decl, const std::vect
   emit_call_into(decl, args, result);
 }
 
-void FunctionEmitter::call_float(std::string_view name, const ir::Op& op) { call_float(arch::intrinsic_def(name), op); }
-
 void FunctionEmitter::call_float(const arch::IntrinsicDef& row, const ir::Op& op) {
   ir::Type ty = op.results[0]->type;
   // The operands' texts are viewed where they are (a value's text stays put: see bind), not copied.

@@ -115,7 +115,6 @@ void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
   em.emit(name, " = select ", cond_ty, " ", cond, ", ", ty, " ", em.ref(lhs), ", ", ty, " ", em.ref(rhs));
 }
 
-
 void lower_cmp(FunctionEmitter& em, const ir::Op& op, std::string_view inst) {
   const ir::Value& lhs = *op.operands[0];
   const ir::Value& rhs = *op.operands[1];

@@ -6,7 +6,6 @@
 #include "rocke/arch/intrinsics.hpp"
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/llvm_types.hpp"
-#include "rocke/util/strings.hpp"
 
 namespace rocke::lower::ops_math {
 
@@ -15,7 +14,6 @@ namespace {
 // Ops that are calls of an overloaded LLVM intrinsic (operands in order).
 constexpr std::pair<std::string_view, std::string_view> kIntrinsics[] = {
     {"math.exp2", "llvm.exp2.{M}"}, {"math.log2", "llvm.log2.{M}"}, {"math.sqrt", "llvm.sqrt.{M}"}};
-
 
 // 1 / x, approximate (afn: the hardware reciprocal, about 1 ulp).
 void lower_rcp(FunctionEmitter& em, const ir::Op& op) {

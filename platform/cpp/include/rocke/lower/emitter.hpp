@@ -151,9 +151,8 @@ class FunctionEmitter {
   // an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it.
   void call_into(const arch::IntrinsicDecl& decl, CallArgs args, const ir::Value& result);
   void call_into(const arch::IntrinsicDecl& decl, const std::vector<std::string>& args, const ir::Value& result);
-  // op's result = the intrinsic name, overloaded on the result's float type, of op's operands.
-  void call_float(std::string_view name, const ir::Op& op);
-  // The same with the intrinsic's row already found (the op lowerings find theirs once).
+  // op's result = the intrinsic of row (its name in Python), overloaded on the result's float type,
+  // of op's operands. The row is found once by each op's lowering (add_float_call_lowerings).
   void call_float(const arch::IntrinsicDef& row, const ir::Op& op);
   // value as an operand of LLVM type want: its text, or a bitcast of it when its type is spelled
   // differently (an f32 as an i32 word, bf16 lanes as i16 lanes).

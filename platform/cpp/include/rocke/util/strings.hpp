@@ -38,50 +38,50 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
+namespace detail {
+
+// The first and the last sizeof(Word) bytes of a text of n bytes, sizeof(Word) <= n <= 2 *
+// sizeof(Word): two word-sized moves, overlapping when n is short. same_text compares them and
+// copy_text writes them, so a short text needs no call of memcmp or memcpy.
+template <class Word>
+struct Ends {
+  Word head;
+  Word tail;
+
+  Ends(const char* text, std::size_t n) {
+    std::memcpy(&head, text, sizeof(Word));
+    std::memcpy(&tail, text + n - sizeof(Word), sizeof(Word));
+  }
+  bool operator==(const Ends& other) const { return ((head ^ other.head) | (tail ^ other.tail)) == 0; }
+  void put(char* out, std::size_t n) const {
+    std::memcpy(out, &head, sizeof(Word));
+    std::memcpy(out + n - sizeof(Word), &tail, sizeof(Word));
+  }
+};
+
+}  // namespace detail
+
 // a == b. Names the engine looks up (attribute, field and table names) are a few bytes: up to 16
-// they are compared inline with two overlapping loads per side, where std::string_view's == calls
-// memcmp.
+// they are compared inline, where std::string_view's == calls memcmp.
 inline bool same_text(std::string_view a, std::string_view b) {
   const std::size_t n = a.size();
   if (n != b.size()) return false;
   const char* x = a.data();
   const char* y = b.data();
-  if (n >= 8 && n <= 16) {
-    std::uint64_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 8);
-    std::memcpy(&x1, x + n - 8, 8);
-    std::memcpy(&y0, y, 8);
-    std::memcpy(&y1, y + n - 8, 8);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
-  if (n >= 4 && n < 8) {
-    std::uint32_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 4);
-    std::memcpy(&x1, x + n - 4, 4);
-    std::memcpy(&y0, y, 4);
-    std::memcpy(&y1, y + n - 4, 4);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
+  if (n >= 8 && n <= 16) return detail::Ends<std::uint64_t>(x, n) == detail::Ends<std::uint64_t>(y, n);
+  if (n >= 4 && n < 8) return detail::Ends<std::uint32_t>(x, n) == detail::Ends<std::uint32_t>(y, n);
   if (n < 4) return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
   return std::memcmp(x, y, n) == 0;
 }
 
 // Copy n bytes of src to out and return out + n. Most texts the printer and the lowerer copy are
-// a few bytes (names, types, keywords, punctuation): those are copied inline with two overlapping
-// moves, where a copy of variable length would otherwise be a call of memcpy.
+// a few bytes (names, types, keywords, punctuation): those are copied inline, where a copy of
+// variable length would otherwise be a call of memcpy.
 inline char* copy_text(char* out, const char* src, std::size_t n) {
   if (n >= 8 && n <= 16) {
-    std::uint64_t head, tail;
-    std::memcpy(&head, src, 8);
-    std::memcpy(&tail, src + n - 8, 8);
-    std::memcpy(out, &head, 8);
-    std::memcpy(out + n - 8, &tail, 8);
+    detail::Ends<std::uint64_t>(src, n).put(out, n);
   } else if (n >= 4 && n < 8) {
-    std::uint32_t head, tail;
-    std::memcpy(&head, src, 4);
-    std::memcpy(&tail, src + n - 4, 4);
-    std::memcpy(out, &head, 4);
-    std::memcpy(out + n - 4, &tail, 4);
+    detail::Ends<std::uint32_t>(src, n).put(out, n);
   } else if (n > 0 && n < 4) {
     out[0] = src[0];
     out[n / 2] = src[n / 2];
