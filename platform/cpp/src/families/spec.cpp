@@ -121,7 +121,16 @@ std::vector<FieldValue> parse_fields(std::string_view family, const std::vector<
 }
 
 std::string spec_digest(std::string_view family, std::string_view kv) {
-  return util::sha256_hex(util::cat(family, ":", kv));
+  // One config asks twice (its refusal-table key, then its kernel name): the last text's digest is
+  // kept per thread, so the second ask is a compare instead of a hash.
+  thread_local std::string last_text;
+  thread_local std::string last_digest;
+  std::string text = util::cat(family, ":", kv);
+  if (text != last_text || last_digest.empty()) {
+    last_digest = util::sha256_hex(text);
+    last_text = std::move(text);
+  }
+  return last_digest;
 }
 
 std::string spec_kernel_name(std::string_view family, std::string_view kv) {

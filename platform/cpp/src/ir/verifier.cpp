@@ -144,7 +144,10 @@ class Verifier {
       if (r == nullptr) throw VerifyError("structure", where(), "attrs must be a dict and regions Regions");
     }
     // The type lists live in this depth's scratch, reused by every op at this depth (an op's
-    // regions use the next depth's), so checking an op allocates no lists of its own.
+    // regions use the next depth's), so checking an op allocates no lists of its own. An op whose
+    // check_op is skipped needs them only for its regions or its MMA signature: else not made.
+    const bool op_checked = emitted_checked_ && op.checked_at_emission;
+    const bool want_types = !op_checked || opdef->mma_signature_rule || !op.regions.empty() || !opdef->regions.empty();
     std::vector<Type>& types = scratch.operands;
     types.clear();
     for (std::size_t slot = 0; slot < op.operands.size(); ++slot) {
@@ -160,7 +163,7 @@ class Verifier {
                                        " is not defined before this op";
         throw VerifyError("dominance", where(), detail);
       }
-      types.push_back(value->type);
+      if (want_types) types.push_back(value->type);
     }
     for (std::size_t slot = 0; slot < op.results.size(); ++slot) {
       define(op.results[slot], where, [slot] { return "result #" + std::to_string(slot); });
@@ -169,8 +172,10 @@ class Verifier {
     if (!results.has_value()) results.emplace();
     std::vector<Type>& result_types = *results;
     result_types.clear();
-    for (const Value* v : op.results) result_types.push_back(v->type);
-    if (!(emitted_checked_ && op.checked_at_emission)) {
+    if (want_types) {
+      for (const Value* v : op.results) result_types.push_back(v->type);
+    }
+    if (!op_checked) {
       try {  // the checked result types go to scratch, reused: no vector per op
         check_op_into(*opdef, types, op.attrs, std::span<const Type>(result_types), scratch.checked);
       } catch (const OpCheckError& exc) {

@@ -43,7 +43,7 @@ const std::string& str_attr(const ir::Op& op, std::string_view name) {
 FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flavor& flavor_,
                                  const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets_,
                                  LowerOp lower_op_)
-    : arch(arch_), lower_op(std::move(lower_op_)), flavor(flavor_), lds_offsets(lds_offsets_) {}
+    : arch(arch_), lower_op(lower_op_), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
 void FunctionEmitter::label(std::string_view name) {
   body.append(name);

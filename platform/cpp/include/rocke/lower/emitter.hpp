@@ -9,7 +9,6 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <map>
@@ -40,7 +39,8 @@ std::int64_t int_attr(const ir::Op& op, std::string_view name);
 const std::string& str_attr(const ir::Op& op, std::string_view name);
 
 class FunctionEmitter;
-using LowerOp = std::function<void(FunctionEmitter&, const ir::Op&)>;
+// The dispatcher, a plain function: one call through a pointer per op (no std::function layer).
+using LowerOp = void (*)(FunctionEmitter&, const ir::Op&);
 
 // A value as "TYPE TEXT" (Python's typed()), kept as its two parts so emit() appends them in
 // place instead of building a string per operand.
