@@ -1,11 +1,14 @@
 // rocKE native tools' allocator: global operator new / delete for the short-lived emitter processes.
 // Blocks up to kMaxSmall bytes come from per-thread free lists of kAlign-byte size classes, carved
-// from kSlab-byte slabs that live until the process ends; larger blocks go to malloc. A block's
-// size class sits in a header before it, so unsized and sized deletes take the same path. A tool
+// from kSlab-byte slabs that live until the process ends. Blocks up to kMaxMedium bytes (a kernel's
+// texts and their growth) are rounded up to a power of two, taken from malloc once and then kept
+// on per-thread free lists too; larger blocks go to malloc. A block's size class sits in a header
+// before it, so unsized and sized deletes take the same path. A tool
 // builds and frees thousands of small objects per kernel (operand vectors, strings, map nodes):
 // this keeps each new/delete pair to a few instructions instead of glibc's bins and consolidation.
 // Linked into the native tools only (never the SDK archive, the Python extensions or sanitized
 // builds, whose runtimes must see every allocation).
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,9 +20,14 @@ constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 constexpr std::size_t kMaxSmall = 1024;
 constexpr std::size_t kClasses = kMaxSmall / kAlign;
 constexpr std::size_t kSlab = std::size_t{1} << 20;
+// Medium classes: one per power of two from 2 * kMaxSmall to kMaxMedium, after the small ones.
+constexpr int kFirstMediumShift = std::bit_width(kMaxSmall);  // 2 * kMaxSmall == 1 << this
+constexpr int kLastMediumShift = 18;
+constexpr std::size_t kMaxMedium = std::size_t{1} << kLastMediumShift;
+constexpr std::size_t kAllClasses = kClasses + 1 + (kLastMediumShift - kFirstMediumShift + 1);
 
 struct alignas(kAlign) Header {
-  std::size_t size_class;  // 1..kClasses; 0: a large block from malloc
+  std::size_t size_class;  // 1..kClasses small, then the medium ones; 0: a large block from malloc
 };
 
 struct FreeBlock {
@@ -27,7 +35,7 @@ struct FreeBlock {
 };
 
 struct Pools {
-  FreeBlock* free[kClasses + 1];
+  FreeBlock* free[kAllClasses];
   char* next;
   char* end;
 };
@@ -48,8 +56,22 @@ void* carve(Pools& p, std::size_t size_class) {
   return header + 1;
 }
 
+// A block of 2^shift bytes: from its free list, else from malloc, headed by its class.
+void* take_medium(Pools& p, int shift) {
+  const std::size_t size_class = kClasses + 1 + static_cast<std::size_t>(shift - kFirstMediumShift);
+  if (FreeBlock* block = p.free[size_class]) {
+    p.free[size_class] = block->next;
+    return block;
+  }
+  auto* header = static_cast<Header*>(std::malloc(sizeof(Header) + (std::size_t{1} << shift)));
+  if (header == nullptr) return nullptr;
+  header->size_class = size_class;
+  return header + 1;
+}
+
 void* allocate(std::size_t size) noexcept {
   if (size > kMaxSmall) {
+    if (size <= kMaxMedium) return take_medium(pools, std::bit_width(size - 1));
     auto* header = static_cast<Header*>(std::malloc(sizeof(Header) + size));
     if (header == nullptr) return nullptr;
     header->size_class = 0;

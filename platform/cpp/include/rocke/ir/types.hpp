@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -78,7 +79,8 @@ class Type {
   std::string_view space() const;
   std::size_t space_index() const { return space_; }
 
-  friend bool operator==(const Type&, const Type&) = default;
+  // The four byte fields compared as one word (field by field, the compiler compares each byte).
+  friend bool operator==(const Type& a, const Type& b) { return a.word() == b.word(); }
 
   std::size_t hash() const {
     return (static_cast<std::size_t>(kind_) << 24) ^ (static_cast<std::size_t>(scalar_) << 16) ^
@@ -90,7 +92,10 @@ class Type {
   std::uint8_t scalar_ = 0;  // scalar index: the scalar, a vector's element, a pointee's element
   std::uint8_t lanes_ = 0;   // vector lanes; for a pointer, the pointee's lanes (0: scalar pointee)
   std::uint8_t space_ = 0;   // address space index of a pointer
+
+  std::uint32_t word() const { return std::bit_cast<std::uint32_t>(*this); }
 };
+static_assert(sizeof(Type) == sizeof(std::uint32_t));
 
 // Every [[scalar]] of ir.toml, in file order.
 const std::vector<ScalarInfo>& scalar_infos();
