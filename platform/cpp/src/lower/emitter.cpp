@@ -59,10 +59,45 @@ std::string FunctionEmitter::temp() {
 
 std::int64_t FunctionEmitter::next_scf_id() { return scf_ops_++; }
 
+// The chunks kept on this thread between emitters; freed with the thread.
+struct FunctionEmitter::ChunkPool {
+  static constexpr std::size_t kKept = 64;  // a larger kernel's further chunks are freed
+  std::vector<Chunk*> chunks;
+  ChunkPool() = default;
+  ChunkPool(const ChunkPool&) = delete;
+  ChunkPool& operator=(const ChunkPool&) = delete;
+  ~ChunkPool() {
+    for (Chunk* chunk : chunks) delete chunk;
+  }
+};
+
+FunctionEmitter::ChunkPool& FunctionEmitter::chunk_pool() {
+  thread_local ChunkPool pool;
+  return pool;
+}
+
+void FunctionEmitter::ReturnChunk::operator()(Chunk* chunk) const {
+  std::vector<Chunk*>& kept = chunk_pool().chunks;
+  if (kept.size() >= ChunkPool::kKept) {
+    delete chunk;
+    return;
+  }
+  for (std::string& text : *chunk) text.clear();  // unset again ("" is no operand text)
+  kept.push_back(chunk);
+}
+
+FunctionEmitter::ChunkPtr FunctionEmitter::take_chunk() {
+  std::vector<Chunk*>& kept = chunk_pool().chunks;
+  if (kept.empty()) return ChunkPtr(new Chunk());
+  Chunk* chunk = kept.back();
+  kept.pop_back();
+  return ChunkPtr(chunk);
+}
+
 std::string& FunctionEmitter::new_value_slot(std::int64_t id) {
   if (id < 0 || id >= kDenseIds) return sparse_values_[id];
   auto chunk = static_cast<std::size_t>(id >> kChunkBits);
-  while (chunk >= values_.size()) values_.push_back(std::make_unique<Chunk>());
+  while (chunk >= values_.size()) values_.push_back(take_chunk());
   return (*values_[chunk])[static_cast<std::size_t>(id & (kChunkIds - 1))];
 }
 

@@ -207,7 +207,16 @@ class FunctionEmitter {
   static constexpr std::int64_t kChunkIds = std::int64_t{1} << kChunkBits;
   static constexpr std::int64_t kDenseIds = std::int64_t{1} << 20;
   using Chunk = std::array<std::string, kChunkIds>;
-  std::vector<std::unique_ptr<Chunk>> values_;
+  // A chunk goes back to its thread's pool with its texts cleared (their buffers kept), so the
+  // next emitter reuses it: no chunk of strings made and destroyed, no long name allocated again.
+  struct ReturnChunk {
+    void operator()(Chunk* chunk) const;
+  };
+  using ChunkPtr = std::unique_ptr<Chunk, ReturnChunk>;
+  struct ChunkPool;
+  static ChunkPool& chunk_pool();
+  static ChunkPtr take_chunk();
+  std::vector<ChunkPtr> values_;
   std::unordered_map<std::int64_t, std::string> sparse_values_;
   // Declarations already checked, by row (and overload): declare() without building the decl.
   struct DeclaredRow {
