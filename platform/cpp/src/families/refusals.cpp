@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "rocke/errors.hpp"
-#include "rocke/util/sha256.hpp"
+#include "rocke/families/spec.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::families {
@@ -40,7 +40,7 @@ std::string refusal_message(std::string_view family, const RefusalRow& row) {
 }
 
 void check_resources(const RefusalTable& table, std::string_view canonical_kv, std::string_view arch) {
-  const RefusalRow* row = table.find(arch, util::sha256_hex(util::cat(table.family, ":", canonical_kv)));
+  const RefusalRow* row = table.find(arch, spec_digest(table.family, canonical_kv));  // spec.digest()
   if (row != nullptr) throw ValueError(refusal_message(table.family, *row));
 }
 
