@@ -74,7 +74,9 @@ void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
 void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& base = *op.operands[0];
   const ir::Value& num_records = *op.operands[1];
-  const arch::IntrinsicDecl& decl = em.declare(arch::intrinsic_def("llvm.amdgcn.make.buffer.rsrc.p8.p1"));
+  static std::atomic<const arch::IntrinsicDef*> row;
+  const arch::IntrinsicDecl& decl =
+      em.declare(intrinsic_once(row, [] { return std::string_view("llvm.amdgcn.make.buffer.rsrc.p8.p1"); }));
   std::string base_text = em.ref(base);
   if (pointee_space(base) != "global") {
     std::string cast = em.temp();
@@ -92,22 +94,29 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
 }
 
-// The intrinsic suffix of the buffer access moving a value_type.
-std::string_view buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
+// The kBufferSuffixes entry (the intrinsic suffix) of the buffer access moving a value_type.
+std::size_t buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
   std::int64_t size = byte_size(value_type);
-  for (const auto& [bytes, suffix] : kBufferSuffixes) {
-    if (bytes == size) return suffix;
+  for (std::size_t at = 0; at < std::size(kBufferSuffixes); ++at) {
+    if (kBufferSuffixes[at].first == size) return at;
   }
   throw em.error(util::cat("a buffer access of ", value_type.text(), " moves ", std::to_string(size),
                            " bytes; raw buffer accesses move ", kBufferSizesText, " bytes"));
+}
+
+// The row of prefix + the suffix of entry `at`, found once per entry (slots: one per entry).
+const arch::IntrinsicDef& buffer_intrinsic(std::atomic<const arch::IntrinsicDef*> (&slots)[std::size(kBufferSuffixes)],
+                                           std::string_view prefix, std::size_t at) {
+  return intrinsic_once(slots[at], [&] { return util::cat(prefix, kBufferSuffixes[at].second); });
 }
 
 void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& rsrc_value = *op.operands[0];
   const ir::Value& offset = *op.operands[1];
   const ir::Value& result = *op.results[0];
+  static std::atomic<const arch::IntrinsicDef*> rows[std::size(kBufferSuffixes)];
   const arch::IntrinsicDecl& decl =
-      em.declare(arch::intrinsic_def(util::cat("llvm.amdgcn.raw.ptr.buffer.load.", buffer_type(em, result.type))));
+      em.declare(buffer_intrinsic(rows, "llvm.amdgcn.raw.ptr.buffer.load.", buffer_type(em, result.type)));
   em.call_into(decl, {em.ref(rsrc_value), em.ref(offset), "0", "0"}, result);
 }
 
@@ -115,8 +124,9 @@ void lower_buffer_store(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& rsrc_value = *op.operands[0];
   const ir::Value& offset = *op.operands[1];
   const ir::Value& value = *op.operands[2];
+  static std::atomic<const arch::IntrinsicDef*> rows[std::size(kBufferSuffixes)];
   const arch::IntrinsicDecl& decl =
-      em.declare(arch::intrinsic_def(util::cat("llvm.amdgcn.raw.ptr.buffer.store.", buffer_type(em, value.type))));
+      em.declare(buffer_intrinsic(rows, "llvm.amdgcn.raw.ptr.buffer.store.", buffer_type(em, value.type)));
   std::string data = em.operand_as(value, decl.arg_types()[0]);
   em.call(decl, {data, em.ref(rsrc_value), em.ref(offset), "0", "0"}, std::nullopt);
 }

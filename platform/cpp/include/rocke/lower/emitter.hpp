@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
@@ -233,6 +234,19 @@ class FunctionEmitter {
   std::int64_t temps_ = 0;
   std::int64_t scf_ops_ = 0;
 };
+
+// The intrinsic row named name(), looked up once into slot (the intrinsic table never changes once
+// read): a lowering that names the same intrinsic at every op neither builds nor hashes the name
+// again. A failed lookup throws as arch::intrinsic_def does, and is tried again next time.
+template <class Name>
+const arch::IntrinsicDef& intrinsic_once(std::atomic<const arch::IntrinsicDef*>& slot, const Name& name) {
+  const arch::IntrinsicDef* row = slot.load(std::memory_order_acquire);
+  if (row == nullptr) {
+    row = &arch::intrinsic_def(name());
+    slot.store(row, std::memory_order_release);
+  }
+  return *row;
+}
 
 // Lowerings of ops that are calls of an overloaded float intrinsic: Table holds (opcode, intrinsic
 // name) pairs; each entry gets its own lowering, which finds its intrinsic's row once.
