@@ -132,27 +132,10 @@ std::string FunctionEmitter::where() const {
   return util::cat(op_->opcode, " %", std::to_string(op_->results[0]->id), " at ", loc());
 }
 
-namespace {
-
-// A declaration checked on this thread: instantiate() and the arch-domain table are pure, so a
-// row (and overload) declared once for an arch and flavor is that same declaration again. The
-// map's nodes never move: emitters keep pointers to them.
-struct CheckedKey {
-  std::uintptr_t row;  // the row's address
-  std::int64_t lanes;
-  std::string elem;
-  std::string arch;
-  std::string flavor;
-
-  auto operator<=>(const CheckedKey&) const = default;
-};
-
-std::map<CheckedKey, arch::IntrinsicDecl>& checked_decls() {
-  thread_local std::map<CheckedKey, arch::IntrinsicDecl> checked;
+std::map<std::pair<std::string, std::string>, FunctionEmitter::CheckedRows>& FunctionEmitter::checked_decls() {
+  thread_local std::map<std::pair<std::string, std::string>, CheckedRows> checked;
   return checked;
 }
-
-}  // namespace
 
 const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& row, std::string_view elem,
                                                     std::int64_t lanes) {
@@ -164,8 +147,9 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
     auto known = decls.find(row.name);
     if (known != decls.end()) return *known->second;
   }
-  CheckedKey key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem), arch.name, flavor.name};
-  auto& checked = checked_decls();
+  if (checked_ == nullptr) checked_ = &checked_decls()[{arch.name, flavor.name}];
+  CheckedRow key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem)};
+  CheckedRows& checked = *checked_;
   auto hit = checked.find(key);
   const arch::IntrinsicDecl* decl = nullptr;
   if (hit != checked.end()) {

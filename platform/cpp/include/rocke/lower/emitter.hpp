@@ -215,10 +215,24 @@ class FunctionEmitter {
   };
   using ChunkPtr = std::unique_ptr<Chunk, ReturnChunk>;
   struct ChunkPool;
+  // A checked declaration's key within its arch and flavor: the row's address and its overload.
+  struct CheckedRow {
+    std::uintptr_t row;
+    std::int64_t lanes;
+    std::string elem;
+    auto operator<=>(const CheckedRow&) const = default;
+  };
+  using CheckedRows = std::map<CheckedRow, arch::IntrinsicDecl>;
+  // The declarations checked on this thread, by arch and flavor name, then by row (and overload):
+  // instantiate() and the arch-domain table are pure, so a row declared once for an arch and
+  // flavor is that same declaration again. The maps' nodes never move: emitters keep pointers.
+  static std::map<std::pair<std::string, std::string>, CheckedRows>& checked_decls();
   static ChunkPool& chunk_pool();
   static ChunkPtr take_chunk();
   std::vector<ChunkPtr> values_;
   std::unordered_map<std::int64_t, std::string> sparse_values_;
+  // checked_decls()' map of this emitter's arch and flavor, found by the first declare().
+  CheckedRows* checked_ = nullptr;
   // Declarations already checked, by row (and overload): declare() without building the decl.
   struct DeclaredRow {
     const arch::IntrinsicDef* row;
