@@ -51,6 +51,17 @@ struct Region {
 
 // One operation: opcode (a name in ops.toml), operands, results, attributes, regions.
 struct Op {
+  Op() = default;
+  // Each member made from its argument (as an aggregate, the whole op was zeroed first).
+  Op(std::string_view opcode_, const OpDef* def_, OpValues&& operands_, OpValues&& results_, AttrMap&& attrs_,
+     std::vector<Region*>&& regions_)
+      : opcode(opcode_),
+        def(def_),
+        operands(std::move(operands_)),
+        results(std::move(results_)),
+        attrs(std::move(attrs_)),
+        regions(std::move(regions_)) {}
+
   // The table row's name when opcode is known (no copy per op), else text kept by the Arena.
   std::string_view opcode;
   const OpDef* def = nullptr;  // the table row of opcode (nullptr for an unknown opcode)
