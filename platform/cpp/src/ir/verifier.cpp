@@ -3,6 +3,7 @@
 #include "rocke/ir/verifier.hpp"
 
 #include <deque>
+#include <optional>
 
 #include "rocke/ir/errors.hpp"
 #include "rocke/ir/facts.hpp"
@@ -36,12 +37,65 @@ std::vector<Type> value_types(std::span<Value* const> values) {
   return out;
 }
 
+// Operand and result types of the op being checked at one region depth.
+struct TypeScratch {
+  std::vector<Type> operands;
+  std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
+  std::vector<Type> checked;                 // check_op_into's result types (unused: they equal results)
+};
+
+// A verification's maps and lists, kept per thread between verifications and emptied after each
+// (StateInUse), so they are not allocated, zeroed and grown again for every kernel.
+struct VerifierState {
+  IdMap visible;
+  IdMap defined;
+  std::deque<TypeScratch> scratch;  // by region depth; a deque: references stay valid
+  std::vector<std::int64_t> added;  // region()'s ids to hide, innermost region last
+  bool busy = false;
+};
+
+// The thread's VerifierState for one verification (a fresh one while the thread's is in use),
+// emptied when the verification ends, whether it passed or threw.
+class StateInUse {
+ public:
+  StateInUse() {
+    thread_local VerifierState kept;
+    if (kept.busy) {
+      own_.emplace();
+      state_ = &*own_;
+    } else {
+      state_ = &kept;
+    }
+    state_->busy = true;
+  }
+  StateInUse(const StateInUse&) = delete;
+  StateInUse& operator=(const StateInUse&) = delete;
+  ~StateInUse() {
+    state_->visible.clear();
+    state_->defined.clear();
+    state_->added.clear();
+    state_->busy = false;
+  }
+  VerifierState& operator*() const { return *state_; }
+
+ private:
+  std::optional<VerifierState> own_;
+  VerifierState* state_;
+};
+
 class Verifier {
  public:
   // emitted_checked: the kernel was finished in the active VerifyOnce, so an op checked at
   // emission skips check_op here (the verify_once contract: no change since its emission).
-  Verifier(const KernelDef& kernel, const ArchLike* arch, bool emitted_checked)
-      : kernel_(kernel), arch_(arch), emitted_checked_(emitted_checked), max_value_id_(format_facts().max_value_id) {}
+  Verifier(const KernelDef& kernel, const ArchLike* arch, bool emitted_checked, VerifierState& state)
+      : kernel_(kernel),
+        arch_(arch),
+        emitted_checked_(emitted_checked),
+        max_value_id_(format_facts().max_value_id),
+        visible_(state.visible),
+        defined_(state.defined),
+        scratch_(state.scratch),
+        added_(state.added) {}
 
   void run() {
     const std::string where = "kernel @" + kernel_.name;
@@ -56,12 +110,6 @@ class Verifier {
   }
 
  private:
-  // Operand and result types of the op being checked at one region depth.
-  struct TypeScratch {
-    std::vector<Type> operands;
-    std::optional<std::vector<Type>> results;  // engaged once, so check_op takes it without a copy
-    std::vector<Type> checked;                 // check_op_into's result types (unused: they equal results)
-  };
 
   // where() and what() build the message texts, only when a check fails.
   template <class Where, class What>
@@ -279,10 +327,10 @@ class Verifier {
   const ArchLike* arch_;
   bool emitted_checked_;
   const std::int64_t max_value_id_;  // read once: define() checks every value id against it
-  IdMap visible_;
-  IdMap defined_;
-  std::deque<TypeScratch> scratch_;
-  std::vector<std::int64_t> added_;  // region()'s ids to hide, innermost region last
+  IdMap& visible_;
+  IdMap& defined_;
+  std::deque<TypeScratch>& scratch_;
+  std::vector<std::int64_t>& added_;  // region()'s ids to hide, innermost region last
 };
 
 }  // namespace
@@ -305,7 +353,8 @@ void verify(const KernelDef& kernel, const ArchLike* arch) {
   VerifyOnce* active = VerifyOnce::active();
   VerifyOnce* scope = arch != nullptr ? active : nullptr;
   if (scope != nullptr && scope->has(kernel, arch)) return;
-  Verifier(kernel, arch, active != nullptr && active->built(kernel)).run();
+  StateInUse state;
+  Verifier(kernel, arch, active != nullptr && active->built(kernel), *state).run();
   if (scope != nullptr) scope->verified_.emplace_back(kernel.body, arch);
 }
 

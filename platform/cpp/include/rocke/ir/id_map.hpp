@@ -30,11 +30,23 @@ class IdMap {
       auto index = static_cast<std::size_t>(id);
       if (index >= dense_.size()) dense_.resize(std::max({index + 1, dense_.size() * 2, kFirstDense}), nullptr);
       dense_[index] = value;
+      if (index >= used_) used_ = index + 1;
     } else {
       sparse_[id] = value;
     }
   }
   bool contains(std::int64_t id) const { return find(id) != nullptr; }
+  // Unset every id. The dense storage is kept for the next use (the ids up to the highest one
+  // set are reset) unless it grew past kKeptDense ids, which only a hand-written kernel's ids do.
+  void clear() {
+    if (dense_.size() > kKeptDense) {
+      std::vector<Value*>().swap(dense_);
+    } else {
+      std::fill(dense_.begin(), dense_.begin() + static_cast<std::ptrdiff_t>(used_), nullptr);
+    }
+    used_ = 0;
+    sparse_.clear();
+  }
   void erase(std::int64_t id) {
     if (id < kDenseIds) {
       if (static_cast<std::size_t>(id) < dense_.size()) dense_[static_cast<std::size_t>(id)] = nullptr;
@@ -48,7 +60,9 @@ class IdMap {
   // The first dense block: a small kernel's ids fit in it, so its scopes grow it once, not once
   // per doubling from 1.
   static constexpr std::size_t kFirstDense = 256;
+  static constexpr std::size_t kKeptDense = std::size_t{1} << 16;
   std::vector<Value*> dense_;
+  std::size_t used_ = 0;  // dense_ entries from here on were never set since the last clear()
   std::unordered_map<std::int64_t, Value*> sparse_;
 };
 
