@@ -132,6 +132,13 @@ std::string FunctionEmitter::where() const {
   return util::cat(op_->opcode, " %", std::to_string(op_->results[0]->id), " at ", loc());
 }
 
+const arch::IntrinsicDecl* FunctionEmitter::declared_named(std::string_view name) const {
+  for (const arch::IntrinsicDecl* decl : decls) {
+    if (decl->name.size() == name.size() && decl->name == name) return decl;
+  }
+  return nullptr;
+}
+
 std::map<std::pair<std::string, std::string>, FunctionEmitter::CheckedRows>& FunctionEmitter::checked_decls() {
   thread_local std::map<std::pair<std::string, std::string>, CheckedRows> checked;
   return checked;
@@ -144,8 +151,7 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
     if (known.row == &row && known.lanes == lanes && util::same_text(known.elem, elem)) return *known.decl;
   }
   if (row.overload.empty() && elem.empty()) {
-    auto known = decls.find(row.name);
-    if (known != decls.end()) return *known->second;
+    if (const arch::IntrinsicDecl* known = declared_named(row.name)) return *known;
   }
   if (checked_ == nullptr) checked_ = &checked_decls()[{arch.name, flavor.name}];
   CheckedRow key{reinterpret_cast<std::uintptr_t>(&row), lanes, std::string(elem)};
@@ -154,12 +160,10 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
   const arch::IntrinsicDecl* decl = nullptr;
   if (hit != checked.end()) {
     decl = &hit->second;
-    auto found = decls.find(decl->name);
-    if (found != decls.end()) return *found->second;
+    if (const arch::IntrinsicDecl* found = declared_named(decl->name)) return *found;
   } else {
     arch::IntrinsicDecl made = arch::instantiate(row, flavor.name, elem, lanes);
-    auto found = decls.find(made.name);
-    if (found != decls.end()) return *found->second;
+    if (const arch::IntrinsicDecl* found = declared_named(made.name)) return *found;
     std::optional<std::string> status = arch::arch_domain_status(made.domain_key, arch.name, flavor.name);
     if (!status.has_value()) {
       throw error(util::cat("intrinsic '", made.domain_key, "' has no arch-domain entry for flavor ", flavor.name,
@@ -171,7 +175,7 @@ const arch::IntrinsicDecl& FunctionEmitter::declare(const arch::IntrinsicDef& ro
     }
     decl = &checked.emplace(std::move(key), std::move(made)).first->second;
   }
-  decls.emplace(decl->name, decl);
+  decls.push_back(decl);
   declared_.push_back(DeclaredRow{&row, std::string(elem), lanes, decl});
   return *decl;
 }

@@ -48,9 +48,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   em.emit("ret void");
   out.append("}\n\n");
 
-  std::vector<const arch::IntrinsicDecl*> decls;
-  decls.reserve(em.decls.size());
-  for (const auto& [name, decl] : em.decls) decls.push_back(decl);
+  std::vector<const arch::IntrinsicDecl*> decls = em.decls;
   std::sort(decls.begin(), decls.end(), [](const arch::IntrinsicDecl* a, const arch::IntrinsicDecl* b) {
     return a->index != b->index ? a->index < b->index : a->name < b->name;
   });

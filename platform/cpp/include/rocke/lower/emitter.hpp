@@ -103,8 +103,12 @@ class FunctionEmitter {
   // lines (each ending in a newline) in place, one buffer rather than a string per line; scf.for
   // inserts its phis at a remembered offset.
   std::string body;
-  // Declaration name -> declaration (the declarations live in a per-thread table of checked ones).
-  std::map<std::string_view, const arch::IntrinsicDecl*> decls;
+  // The declarations made, in the order made, each name once (Python's dict name -> declaration;
+  // a kernel declares a handful, so declared_named() scans them). They live in a per-thread table
+  // of checked ones.
+  std::vector<const arch::IntrinsicDecl*> decls;
+  // The declaration named name among decls, or nullptr.
+  const arch::IntrinsicDecl* declared_named(std::string_view name) const;
   std::string current = "entry";                      // label of the block being filled
 
   // --- location of the op being lowered (Python's where and loc attributes, built on demand)
