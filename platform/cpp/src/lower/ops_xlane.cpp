@@ -19,27 +19,37 @@ constexpr std::int64_t kSwizzleAndAll = 0x1F;
 // value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words).
 std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
 
-// result = name(args) on i32 words, bitcast back to the result type when it is f32.
-void call_i32(FunctionEmitter& em, const ir::Op& op, std::string_view name, const std::vector<std::string>& args) {
-  em.call_into(em.declare(arch::intrinsic_def(name)), args, *op.results[0]);
+// The cross-lane intrinsics, each found by name once (intrinsic_once).
+template <const std::string_view& Name>
+const arch::IntrinsicDef& xlane_intrinsic() {
+  static std::atomic<const arch::IntrinsicDef*> row;
+  return intrinsic_once(row, [] { return Name; });
+}
+constexpr std::string_view kSwizzle = "llvm.amdgcn.ds.swizzle";
+constexpr std::string_view kBpermute = "llvm.amdgcn.ds.bpermute";
+constexpr std::string_view kReadfirstlane = "llvm.amdgcn.readfirstlane.i32";
+
+// result = row(args) on i32 words, bitcast back to the result type when it is f32.
+void call_i32(FunctionEmitter& em, const ir::Op& op, const arch::IntrinsicDef& row, CallArgs args) {
+  em.call_into(em.declare(row), args, *op.results[0]);
 }
 
 void lower_ds_swizzle(FunctionEmitter& em, const ir::Op& op) {
   std::string x = as_i32(em, *op.operands[0]);
-  call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(int_attr(op, "pattern"))});
+  call_i32(em, op, xlane_intrinsic<kSwizzle>(), {x, std::to_string(int_attr(op, "pattern"))});
 }
 
 void lower_ds_bpermute(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& addr = *op.operands[0];
   const ir::Value& x = *op.operands[1];
-  std::string addr_text = em.ref(addr);
+  const std::string& addr_text = em.ref(addr);
   std::string word = as_i32(em, x);
-  call_i32(em, op, "llvm.amdgcn.ds.bpermute", {addr_text, word});
+  call_i32(em, op, xlane_intrinsic<kBpermute>(), {addr_text, word});
 }
 
 void lower_readfirstlane(FunctionEmitter& em, const ir::Op& op) {
   std::string word = as_i32(em, *op.operands[0]);
-  call_i32(em, op, "llvm.amdgcn.readfirstlane.i32", {word});
+  call_i32(em, op, xlane_intrinsic<kReadfirstlane>(), {word});
 }
 
 // Masks below 32: ds_swizzle in bitmask mode (xor within 32 lanes). Larger masks (wave64 only):
@@ -52,7 +62,7 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
   }
   std::string x = as_i32(em, *op.operands[0]);
   if (mask <= kSwizzleAndAll) {
-    call_i32(em, op, "llvm.amdgcn.ds.swizzle", {x, std::to_string(mask << kSwizzleXorShift | kSwizzleAndAll)});
+    call_i32(em, op, xlane_intrinsic<kSwizzle>(), {x, std::to_string(mask << kSwizzleXorShift | kSwizzleAndAll)});
     return;
   }
   std::string lane = ops_gpu::emit_lane_id(em, std::nullopt);
@@ -60,7 +70,7 @@ void lower_shuffle_xor(FunctionEmitter& em, const ir::Op& op) {
   std::string addr = em.temp();
   em.emit(other, " = xor i32 ", lane, ", ", mask);
   em.emit(addr, " = shl i32 ", other, ", 2");
-  call_i32(em, op, "llvm.amdgcn.ds.bpermute", {addr, x});
+  call_i32(em, op, xlane_intrinsic<kBpermute>(), {addr, x});
 }
 
 }  // namespace
