@@ -77,16 +77,19 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   static std::atomic<const arch::IntrinsicDef*> row;
   const arch::IntrinsicDecl& decl =
       em.declare(intrinsic_once(row, [] { return std::string_view("llvm.amdgcn.make.buffer.rsrc.p8.p1"); }));
-  std::string base_text = em.ref(base);
+  // Views of the operands' texts (they stay put for the emitter's lifetime) or of the temps below.
+  std::string cast;
+  std::string_view base_text = em.ref(base);
   if (pointee_space(base) != "global") {
-    std::string cast = em.temp();
+    cast = em.temp();
     em.emit(cast, " = addrspacecast ", em.typed(base), " to ", pointer_text("global"));
     base_text = cast;
   }
-  std::string count_text = em.ref(num_records);
-  std::string count_type = decl.arg_types().at(2);
+  std::string wide;
+  std::string_view count_text = em.ref(num_records);
+  const std::string& count_type = decl.arg_types().at(2);
   if (count_type != "i32") {
-    std::string wide = em.temp();
+    wide = em.temp();
     em.emit(wide, " = zext i32 ", count_text, " to ", count_type);
     count_text = wide;
   }
