@@ -110,7 +110,6 @@ class Verifier {
   }
 
  private:
-
   // where() and what() build the message texts, only when a check fails.
   template <class Where, class What>
   Value* define(Value* value, const Where& where, const What& what) {

@@ -134,7 +134,7 @@ std::string FunctionEmitter::where() const {
 
 const arch::IntrinsicDecl* FunctionEmitter::declared_named(std::string_view name) const {
   for (const arch::IntrinsicDecl* decl : decls) {
-    if (decl->name.size() == name.size() && decl->name == name) return decl;
+    if (util::same_text(decl->name, name)) return decl;
   }
   return nullptr;
 }

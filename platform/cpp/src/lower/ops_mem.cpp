@@ -74,9 +74,8 @@ void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
 void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& base = *op.operands[0];
   const ir::Value& num_records = *op.operands[1];
-  static std::atomic<const arch::IntrinsicDef*> row;
-  const arch::IntrinsicDecl& decl =
-      em.declare(intrinsic_once(row, [] { return std::string_view("llvm.amdgcn.make.buffer.rsrc.p8.p1"); }));
+  static const arch::IntrinsicDef& row = arch::intrinsic_def("llvm.amdgcn.make.buffer.rsrc.p8.p1");
+  const arch::IntrinsicDecl& decl = em.declare(row);
   // Views of the operands' texts (they stay put for the emitter's lifetime) or of the temps below.
   std::string cast;
   std::string_view base_text = em.ref(base);

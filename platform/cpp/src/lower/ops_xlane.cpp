@@ -19,11 +19,11 @@ constexpr std::int64_t kSwizzleAndAll = 0x1F;
 // value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words).
 std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
 
-// The cross-lane intrinsics, each found by name once (intrinsic_once).
+// The cross-lane intrinsics, each found by name once.
 template <const std::string_view& Name>
 const arch::IntrinsicDef& xlane_intrinsic() {
-  static std::atomic<const arch::IntrinsicDef*> row;
-  return intrinsic_once(row, [] { return Name; });
+  static const arch::IntrinsicDef& row = arch::intrinsic_def(Name);
+  return row;
 }
 constexpr std::string_view kSwizzle = "llvm.amdgcn.ds.swizzle";
 constexpr std::string_view kBpermute = "llvm.amdgcn.ds.bpermute";

@@ -254,8 +254,9 @@ class FunctionEmitter {
 };
 
 // The intrinsic row named name(), looked up once into slot (the intrinsic table never changes once
-// read): a lowering that names the same intrinsic at every op neither builds nor hashes the name
-// again. A failed lookup throws as arch::intrinsic_def does, and is tried again next time.
+// read), for a lowering whose intrinsic's name depends on the op (one slot per name it can build;
+// a fixed name is a function-static row): the name is neither built nor hashed again. A failed
+// lookup throws as arch::intrinsic_def does, and is tried again next time.
 template <class Name>
 const arch::IntrinsicDef& intrinsic_once(std::atomic<const arch::IntrinsicDef*>& slot, const Name& name) {
   const arch::IntrinsicDef* row = slot.load(std::memory_order_acquire);
