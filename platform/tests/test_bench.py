@@ -32,7 +32,8 @@ def test_format_bench_prints_the_four_sections():
     data = {
         "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
                           "native_fixed_s": 0.0015, "native_run_s": 0.00155, "cpp_speedup": 50.0,
-                          "native_speedup": 62.5, "native_run_speedup": 32.3, "native_passes": 7}],
+                          "native_speedup": 62.5, "native_run_speedup": 32.3, "native_passes": 7,
+                          "cpp_after_python_s": 0.002, "cpp_after_python_speedup": 25.0}],
         "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0, "elementwise": 1.0},
                                  "configs": {"gemm": 1, "elementwise": 9}, "share_limit": 0.25,
                                  "over_share": ["gemm"]}},
@@ -53,7 +54,8 @@ def test_format_bench_prints_the_four_sections():
                     "6. C++ engine phases"]:
         assert heading in text
     assert "over 25% of the time without over 25% of the configs: gemm" in text
-    assert text.splitlines()[2].split()[-1] == "7"  # the native slope's passes
+    row = text.splitlines()[2].split()
+    assert row[-3:] == ["7", "2.000", "25.0"]  # the native slope's passes, then the bindings after Python
 
 
 def test_a_crashing_engine_is_a_bench_error():
@@ -254,7 +256,8 @@ def test_over_share_is_the_one_rule_of_progress_and_bench():
 
 def test_engine_speed_samples_the_engines_between_the_native_runs(monkeypatch):
     """Python and the bindings are timed in turns spread over the native emitter's pairs of runs
-    (before every other pair), each timed emission after an untimed one of the same config."""
+    (before every other pair): each config by Python then by the bindings, each timed emission
+    after an untimed one of the same config, then the bindings once per config in a run over them."""
     from rocke.families import get_family
     from rocke.gates.emitters import Emission
 
@@ -275,6 +278,6 @@ def test_engine_speed_samples_the_engines_between_the_native_runs(monkeypatch):
     rows = bench.engine_speed([family], runs=2, max_configs=3)
     assert rows[0]["configs"] == 3 and len(seen) == 1 + 2 * 5
     # the checks, the sizing run, then per pair: a turn of both engines on pairs 0, 2 and 4
-    turn = ["python", "python", "cpp", "cpp"] * 3
+    turn = ["python", "python", "cpp", "cpp"] * 3 + ["cpp"] * 3
     pair = ["native", "native"]
     assert log == ["python", "cpp"] * 3 + ["native"] + (turn + pair + pair) * 2 + turn + pair

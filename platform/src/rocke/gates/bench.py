@@ -162,29 +162,41 @@ def _require(out, engine: str, family: str) -> None:
 
 
 def _sample_engines(family: Family, configs: list[ConfigLine], py: list[list[float]], cpp: list[list[float]],
-                    pair: int) -> None:
+                    cpp_after_python: list[list[float]], pair: int) -> None:
     """engine_speed's turn before pair `pair` of native runs (every other one): per config, one timed
-    emission by each engine, after an untimed one."""
+    emission by each engine after an untimed one, the bindings' right after Python's
+    (`cpp_after_python`); then one timed bindings emission per config in a run over the configs
+    (`cpp`), each after the previous config's, as the native emitter's run emits them."""
     if pair % 2:
         return
     for index, config in enumerate(configs):
         py[index].append(median_seconds(partial(emit_python, family, config), runs=1))
-        cpp[index].append(median_seconds(partial(emit_cpp, family, config), runs=1))
+        cpp_after_python[index].append(median_seconds(partial(emit_cpp, family, config), runs=1))
+    for index, config in enumerate(configs):
+        cpp[index].append(median_seconds(partial(emit_cpp, family, config), runs=1, warmup=0))
 
 
 def engine_speed(families: list[Family], *, runs: int, max_configs: int | None = None) -> list[dict[str, Any]]:
     """Per family: seconds to build + lower one config (both flavors) per engine, and ratios. All
-    three columns are per config over the same configs, the family's built ones (the first
-    max_configs of them when given; no `refuse` line): Python and the bindings the mean over the
-    configs of each config's median time, the native emitter what one more config costs in a run
-    (native_figures), with the run's fixed cost beside it and the whole run over the count
-    (`native_run_s`, fixed cost included) kept for comparison.
+    columns are per config over the same configs, the family's built ones (the first max_configs of
+    them when given; no `refuse` line): Python and the bindings the mean over the configs of each
+    config's median time, the native emitter what one more config costs in a run (native_figures),
+    with the run's fixed cost beside it and the whole run over the count (`native_run_s`, fixed
+    cost included) kept for comparison.
+
+    The bindings are timed as the native emitter is, in a run over the configs (`cpp_s`: each
+    config's emission follows the previous config's, as when a gate, a tuner or a dispatch table
+    emits a family), and also right after the Python engine's emission of the same config and one
+    untimed emission of it (`cpp_after_python_s`): a short C++ call that follows milliseconds of
+    other work finds the processor's caches and branch predictors trained on that work, and pays
+    for it (docs/performance.md, "Two bindings columns").
 
     The columns are sampled in turns, not one after the other: before every other pair of the
-    native emitter's runs, each config is emitted once by Python and once by the bindings (after
-    an untimed emission of that config, so each timed one finds its config warm). This machine's
-    speed moves by up to 1.5x over minutes; a ratio of columns timed minutes apart carried that
-    drift, one of columns spread over the same minutes does not."""
+    native emitter's runs, each config is emitted by Python, then by the bindings right after it,
+    each timed after an untimed emission of that config; then each config once more by the
+    bindings, in a run over the configs. This machine's speed moves by up to 1.5x over minutes; a
+    ratio of columns timed minutes apart carried that drift, one of columns spread over the same
+    minutes does not."""
     rows = []
     for family in families:
         configs = [c for c in family_configs(family) if not c.refuse][:max_configs]
@@ -193,11 +205,15 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
             _require(emit_cpp(family, config), "cpp", family.name)
         py: list[list[float]] = [[] for _ in configs]
         cpp: list[list[float]] = [[] for _ in configs]
+        cpp_after_python: list[list[float]] = [[] for _ in configs]
         native = native_figures(family, runs=runs, configs=configs,
-                                between=partial(_sample_engines, family, configs, py, cpp))
+                                between=partial(_sample_engines, family, configs, py, cpp, cpp_after_python))
         py_med = statistics.fmean(statistics.median(times) for times in py)
         cpp_med = statistics.fmean(statistics.median(times) for times in cpp)
+        after_python = statistics.fmean(statistics.median(times) for times in cpp_after_python)
         rows.append({"family": family.name, "configs": len(configs), "python_s": py_med, "cpp_s": cpp_med,
+                     "cpp_after_python_s": after_python,
+                     "cpp_after_python_speedup": py_med / max(after_python, 1e-9),
                      "native_s": native["per_config_s"], "native_fixed_s": native["fixed_s"],
                      "native_run_s": native["run_per_config_s"], "cpp_speedup": py_med / max(cpp_med, 1e-9),
                      "native_speedup": py_med / max(native["per_config_s"], 1e-9),
@@ -391,13 +407,15 @@ def format_bench(data: dict[str, Any]) -> str:
     ms = 1e3
     lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column;"
              " native: one more config in a run (a run over the configs less one over them `passes` times), and (run)"
-             " the whole run over the configs, its fixed cost included",
+             " the whole run over the configs, its fixed cost included; cpp: the bindings in a run over the configs,"
+             " and (after py) right after the Python engine's emission of each config",
              f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"
-             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6} {'passes':>6}"]
+             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6} {'passes':>6} {'after py ms':>11} {'after py x':>10}"]
     for r in data["engine_speed"]:
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
                      f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f} {r['native_fixed_s'] * ms:9.3f}"
-                     f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f} {r['native_passes']:6d}")
+                     f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f} {r['native_passes']:6d}"
+                     f" {r['cpp_after_python_s'] * ms:11.3f} {r['cpp_after_python_speedup']:10.1f}")
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
