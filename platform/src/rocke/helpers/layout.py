@@ -60,9 +60,23 @@ def with_slot(node: Node, slot: int) -> Node:
     return _fold(node[0], with_slot(node[1], slot), with_slot(node[2], slot))
 
 
+# A formula's split depends on its text, the wave size and the length only, and takes wave_size x
+# length evaluations: each is made once per process (a kernel plans the same few MMA operands many
+# times; C++ twin: the per-thread map in helpers/layout.cpp). A SplitFormula is immutable, so the
+# callers share it.
+_SPLITS: dict[tuple[str, int, int], SplitFormula | None] = {}
+
+
 def split_formula(expr: LayoutExpr, wave_size: int, length: int) -> SplitFormula | None:
     """The separable split of a layout formula over lanes 0..wave_size-1 and slots 0..length-1,
     or None when the formula is not separable."""
+    key = (expr.source, wave_size, length)
+    if key not in _SPLITS:
+        _SPLITS[key] = _split_uncached(expr, wave_size, length)
+    return _SPLITS[key]
+
+
+def _split_uncached(expr: LayoutExpr, wave_size: int, length: int) -> SplitFormula | None:
     offsets = tuple(expr(lane=0, slot=s) - expr(lane=0, slot=0) for s in range(length))
     for lane in range(wave_size):
         base = expr(lane=lane, slot=0)
