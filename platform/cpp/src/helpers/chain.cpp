@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "rocke/errors.hpp"
@@ -61,13 +63,9 @@ class TileSource {
   std::vector<Entry> entries_;
 };
 
-}  // namespace
-
-std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps, const arch::MmaOp& next,
-                                    std::string_view operand) {
-  if (operand != "a" && operand != "b") {
-    throw ValueError(util::cat("unknown chained operand '", operand, "'; expected one of: a, b"));
-  }
+// The plan itself, made every time (plan_chain consults its per-thread table first).
+std::optional<ChainPlan> plan_uncached(const arch::MmaOp& first, std::int64_t reps, const arch::MmaOp& next,
+                                       std::string_view operand) {
   bool is_b = operand == "b";
   if (first.wave_size != next.wave_size) return std::nullopt;
   std::int64_t chained = is_b ? first.m : first.n;  // the C extent along the chained dimension
@@ -111,6 +109,28 @@ std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps,
     picks.push_back(std::move(row_picks));
   }
   return ChainPlan{std::string(operand), steps, std::move(picks)};
+}
+
+// Whether op is the catalog's own row of its id (a caller may pass a copy or a made-up op).
+bool catalog_row(const arch::MmaOp& op) { return arch::find_mma_op(op.id) == &op; }
+
+}  // namespace
+
+std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps, const arch::MmaOp& next,
+                                    std::string_view operand) {
+  if (operand != "a" && operand != "b") {
+    throw ValueError(util::cat("unknown chained operand '", operand, "'; expected one of: a, b"));
+  }
+  // A plan depends on the two ops' layouts, reps and the operand only, and takes reps x wave x
+  // slots lookups: a plan of two catalog rows (which never change) is made once per thread (every
+  // attention config plans its op's chain).
+  if (!catalog_row(first) || !catalog_row(next)) return plan_uncached(first, reps, next, operand);
+  using Key = std::tuple<const arch::MmaOp*, std::int64_t, const arch::MmaOp*, bool>;
+  thread_local std::map<Key, std::optional<ChainPlan>> plans;
+  Key key{&first, reps, &next, operand == "b"};
+  auto found = plans.find(key);
+  if (found == plans.end()) found = plans.emplace(key, plan_uncached(first, reps, next, operand)).first;
+  return found->second;
 }
 
 ir::Value* chain_fragment(ir::Builder& b, const ChainPlan& plan, std::int64_t step,
