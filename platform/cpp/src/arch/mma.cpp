@@ -105,6 +105,8 @@ const MmaOp* find_mma_op(std::string_view op_id) {
   return found == by_id.end() ? nullptr : found->second;
 }
 
+bool is_catalog_row(const MmaOp& op) { return find_mma_op(op.id) == &op; }
+
 const MmaOp& mma_op(std::string_view op_id) {
   const MmaOp* op = find_mma_op(op_id);
   if (op == nullptr) {

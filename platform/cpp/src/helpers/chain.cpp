@@ -111,9 +111,6 @@ std::optional<ChainPlan> plan_uncached(const arch::MmaOp& first, std::int64_t re
   return ChainPlan{std::string(operand), steps, std::move(picks)};
 }
 
-// Whether op is the catalog's own row of its id (a caller may pass a copy or a made-up op).
-bool catalog_row(const arch::MmaOp& op) { return arch::find_mma_op(op.id) == &op; }
-
 }  // namespace
 
 std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps, const arch::MmaOp& next,
@@ -124,7 +121,7 @@ std::optional<ChainPlan> plan_chain(const arch::MmaOp& first, std::int64_t reps,
   // A plan depends on the two ops' layouts, reps and the operand only, and takes reps x wave x
   // slots lookups: a plan of two catalog rows (which never change) is made once per thread (every
   // attention config plans its op's chain).
-  if (!catalog_row(first) || !catalog_row(next)) return plan_uncached(first, reps, next, operand);
+  if (!arch::is_catalog_row(first) || !arch::is_catalog_row(next)) return plan_uncached(first, reps, next, operand);
   using Key = std::tuple<const arch::MmaOp*, std::int64_t, const arch::MmaOp*, bool>;
   thread_local std::map<Key, std::optional<ChainPlan>> plans;
   Key key{&first, reps, &next, operand == "b"};

@@ -84,6 +84,9 @@ const std::vector<MmaOp>& mma_catalog();
 const MmaOp* find_mma_op(std::string_view op_id);
 // The op called op_id; UnknownMmaOpError lists the known ids otherwise.
 const MmaOp& mma_op(std::string_view op_id);
+// Whether op is the catalog's own row of its id (never changed once read), not a copy or a made-up
+// op: what a per-thread plan memo may key by address.
+bool is_catalog_row(const MmaOp& op);
 
 // Filters of mma_ops and largest_k; an unset filter matches anything.
 struct MmaFilter {
