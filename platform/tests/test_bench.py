@@ -33,6 +33,11 @@ def test_format_bench_prints_the_four_sections():
         "engine_speed": [{"family": "gemm", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
                           "native_fixed_s": 0.0015, "native_run_s": 0.00155, "cpp_speedup": 50.0,
                           "native_speedup": 62.5, "native_run_speedup": 32.3, "native_passes": 7,
+                          "native_file_s": 0.00095, "native_file_speedup": 52.6,
+                          "cpp_after_python_s": 0.002, "cpp_after_python_speedup": 25.0},
+                         {"family": "old", "configs": 2, "python_s": 0.05, "cpp_s": 0.001, "native_s": 0.0008,
+                          "native_fixed_s": 0.0015, "native_run_s": 0.00155, "cpp_speedup": 50.0,
+                          "native_speedup": 62.5, "native_run_speedup": 32.3, "native_passes": 7,
                           "cpp_after_python_s": 0.002, "cpp_after_python_speedup": 25.0}],
         "gate_cost": {"parity": {"wall_s": 10.0, "families": {"gemm": 9.0, "elementwise": 1.0},
                                  "configs": {"gemm": 1, "elementwise": 9}, "share_limit": 0.25,
@@ -55,7 +60,10 @@ def test_format_bench_prints_the_four_sections():
         assert heading in text
     assert "over 25% of the time without over 25% of the configs: gemm" in text
     row = text.splitlines()[2].split()
-    assert row[-3:] == ["7", "2.000", "25.0"]  # the native slope's passes, then the bindings after Python
+    # the native slope's passes, the native emitter storing its records in a file, then the
+    # bindings after Python; a record from before the file columns shows dashes there
+    assert row[-5:] == ["7", "0.950", "52.6", "2.000", "25.0"]
+    assert text.splitlines()[3].split()[-5:] == ["7", "-", "-", "2.000", "25.0"]
 
 
 def test_a_crashing_engine_is_a_bench_error():
@@ -108,6 +116,29 @@ def test_native_run_seconds_counts_the_emitter_process_and_not_the_bench(monkeyp
     assert bench.cpu_seconds() - start >= 9.99  # the negative control: the bench clock does see the jump
 
 
+def test_native_runs_hand_their_records_to_the_null_device_unless_told_to_store_them(monkeypatch):
+    import sys
+
+    # The child exits 0 only when its stdout is what it should be: a character device (the null
+    # device) by default, a regular file with to_file. Each check is the other's negative control.
+    probe = ("import os, stat, sys; mode = os.fstat(1).st_mode; "
+             "sys.exit(0 if {}(mode) else 7)")
+    null_child = [sys.executable, "-c", probe.format("stat.S_ISCHR")]
+    file_child = [sys.executable, "-c", probe.format("stat.S_ISREG")]
+
+    class Fam:
+        native_emitter, name = "probe-emit", "gemm"
+
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: null_child)
+    bench.native_run_seconds(Fam())
+    with pytest.raises(bench.BenchError, match="probe-emit exited 7"):
+        bench.native_run_seconds(Fam(), to_file=True)
+    monkeypatch.setattr(bench, "native_command", lambda family, flavors=bench.FLAVORS, configs=None: file_child)
+    bench.native_run_seconds(Fam(), to_file=True)
+    with pytest.raises(bench.BenchError, match="probe-emit exited 7"):
+        bench.native_run_seconds(Fam())
+
+
 def test_a_failing_native_emitter_is_a_bench_error(monkeypatch):
     import sys
 
@@ -133,22 +164,26 @@ def test_built_configs_text_keeps_only_the_lines_that_must_build():
     assert not any(c.refuse for c in again) and "refuse" not in text
 
 
-def _fake_native(monkeypatch, fixed: float, per_config: float):
-    """emit_native and native_run_seconds of an emitter whose run costs fixed + per_config * lines;
-    returns the list of config files it was run on."""
+def _fake_native(monkeypatch, fixed: float, per_config: float, file_per_config: float = 0.0,
+                 files: list[bool] | None = None):
+    """emit_native and native_run_seconds of an emitter whose run costs fixed + per_config * lines,
+    and file_per_config more per line when its records go to a file; returns the list of config
+    files it was run on (and appends each run's to_file to `files`)."""
     from rocke.families.configs import parse_configs
     from rocke.gates.emitters import Emission
 
     seen = []
+    files = [] if files is None else files
 
     def fake_emit_native(fam, flavors=bench.FLAVORS, timeout=600.0, configs=None):
         lines = parse_configs(configs.read_text(), fam.spec, "built.cfg")
         return [Emission(ir="ir", ll={f: "ll" for f in flavors}) for _ in lines]
 
-    def fake_run(fam, flavors=bench.FLAVORS, configs=None):
+    def fake_run(fam, flavors=bench.FLAVORS, configs=None, *, to_file=False):
         lines = parse_configs(configs.read_text(), fam.spec, "built.cfg")
         seen.append(lines)
-        return fixed + per_config * len(lines)
+        files.append(to_file)
+        return fixed + (per_config + (file_per_config if to_file else 0.0)) * len(lines)
 
     monkeypatch.setattr(bench, "emit_native", fake_emit_native)
     monkeypatch.setattr(bench, "native_run_seconds", fake_run)
@@ -170,19 +205,24 @@ def test_native_figures_split_a_runs_fixed_cost_from_its_cost_per_config(monkeyp
 
     family = get_family("elementwise")
     built = [c for c in family_configs(family) if not c.refuse]
-    seen = _fake_native(monkeypatch, fixed=0.0015, per_config=0.0001)
+    files: list[bool] = []
+    seen = _fake_native(monkeypatch, fixed=0.0015, per_config=0.0001, file_per_config=0.00002, files=files)
     got = bench.native_figures(family, runs=3)
     n = len(built)
     passes = bench.native_passes(0.0015 + 0.0001 * n)
     assert 2 < passes <= bench.NATIVE_MAX_PASSES and got["passes"] == passes
-    # one run to size the long run, then seven pairs of runs (2 * runs + 1), the order alternating:
-    # the built configs and them `passes` times; never a refusal line
-    assert [len(run) for run in seen] == [n] + [n, passes * n, passes * n, n] * 3 + [n, passes * n]
+    # one run to size the long run, then seven turns (2 * runs + 1), the order alternating: the
+    # built configs, them `passes` times, and them `passes` times to a file; never a refusal line
+    long = passes * n
+    assert [len(run) for run in seen] == [n] + [n, long, long, long, long, n] * 3 + [n, long, long]
+    assert files == [False] + [False, False, True, True, False, False] * 3 + [False, False, True]
     assert all(not any(c.refuse for c in run) for run in seen)
     assert [(c.arch, c.kv) for c in seen[2]] == [(c.arch, c.kv) for c in built * passes]
     assert got["per_config_s"] == pytest.approx(0.0001)
     assert got["fixed_s"] == pytest.approx(0.0015)
     assert got["run_per_config_s"] == pytest.approx((0.0015 + 0.0001 * len(built)) / len(built))
+    # storing the records: the long runs' difference, per config, on top of the slope
+    assert got["file_per_config_s"] == pytest.approx(0.0001 + 0.00002)
 
 
 def test_native_figures_fall_back_to_the_runs_mean_when_noise_hides_the_slope(monkeypatch):
@@ -276,8 +316,8 @@ def test_engine_speed_samples_the_engines_between_the_native_runs(monkeypatch):
     real_run = bench.native_run_seconds
     monkeypatch.setattr(bench, "native_run_seconds", lambda *a, **k: (log.append("native"), real_run(*a, **k))[1])
     rows = bench.engine_speed([family], runs=2, max_configs=3)
-    assert rows[0]["configs"] == 3 and len(seen) == 1 + 2 * 5
+    assert rows[0]["configs"] == 3 and len(seen) == 1 + 3 * 5
     # the checks, the sizing run, then per pair: a turn of both engines on pairs 0, 2 and 4
     turn = ["python", "python", "cpp", "cpp"] * 3 + ["cpp"] * 3
-    pair = ["native", "native"]
+    pair = ["native", "native", "native"]  # the pair of a slope and the long run to a file
     assert log == ["python", "cpp"] * 3 + ["native"] + (turn + pair + pair) * 2 + turn + pair

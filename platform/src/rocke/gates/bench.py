@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import resource
 import statistics
 import subprocess
@@ -57,12 +58,18 @@ def child_cpu_seconds() -> float:
     return children.ru_utime + children.ru_stime
 
 
-def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS, configs: Path | None = None) -> float:
+def native_run_seconds(family: Family, flavors: tuple[str, ...] = FLAVORS, configs: Path | None = None, *,
+                       to_file: bool = False) -> float:
     """CPU seconds of one run of the family's native emitter over its whole config file (or over the
-    config file `configs`), the emitter process alone: its records go to a file, as a user's
-    `rocke-emit ... > out` does. The bench process's own work (starting the child, and decoding
-    records, which emit_native does and a user of the emitter does not pay) is not counted."""
-    with tempfile.TemporaryFile() as out:
+    config file `configs`), the emitter process alone. Its records go to the null device: the
+    emitter frames every record and hands it to the kernel (write(2)) as it does for a file, but no
+    file system stores them, just as the Python and bindings columns keep their output in memory.
+    With `to_file`, they go to a temporary file, as a user's `rocke-emit ... > out` does: the
+    file system's copy into its cache is system time of the emitter (10-17% of a run here, for
+    every family: it grows with the output). The bench process's own work (starting the child,
+    and decoding records, which emit_native does and a user of the emitter does not pay) is not
+    counted."""
+    with (tempfile.TemporaryFile() if to_file else open(os.devnull, "wb")) as out:
         start = child_cpu_seconds()
         proc = subprocess.run(native_command(family, flavors, configs), stdout=out, stderr=subprocess.PIPE)
         seconds = child_cpu_seconds() - start
@@ -98,10 +105,13 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
     runs (in alternating order), one over a file of the N configs and one over them P times (`passes`,
     native_passes of a first one-pass run), of the pair's difference over (P - 1) * N. `fixed_s`: what
     a run costs besides its configs (process start, tables, first touches), the median run over N
-    configs less N times that. `run_per_config_s`: that median run over N (fixed cost included). The
-    records of the N-config file are decoded once, outside the timing: every line must emit, none
-    refuse. `between(pair)`, when given, runs before each pair (engine_speed times the engines
-    there, so that every column samples the same stretch of the machine's time)."""
+    configs less N times that. `run_per_config_s`: that median run over N (fixed cost included).
+    `file_per_config_s`: one more config when the records are stored in a file, the slope plus the
+    median per config of a long run to a file less its neighbouring long run (native_run_seconds:
+    the other runs hand their records to the null device). The records of the N-config file are
+    decoded once, outside the timing: every line must emit, none refuse. `between(pair)`, when
+    given, runs before each pair (engine_speed times the engines there, so that every column
+    samples the same stretch of the machine's time)."""
     built = [c for c in (family_configs(family) if configs is None else configs) if not c.refuse]
     if not built:
         raise BenchError(f"{family.name}: no built configs to time the native emitter on")
@@ -121,27 +131,31 @@ def native_figures(family: Family, *, runs: int, flavors: tuple[str, ...] = FLAV
         passes = native_passes(native_run_seconds(family, flavors, once))
         many = Path(tmp) / f"{family.name}.x{passes}.cfg"
         many.write_text(built_configs_text(built * passes), encoding="ascii")
-        one_pass, slopes = [], []
+        one_pass, slopes, file_costs = [], [], []
         for pair in range(2 * max(1, runs) + 1):  # neighbouring runs see the same machine state
             if between is not None:
                 between(pair)
             # The pair's order alternates, so a machine speeding up or slowing down during the
-            # bench biases no slope one way.
+            # bench biases no slope one way; the long run to a file neighbours the long run whose
+            # records go nowhere, and their difference is what storing the records costs.
             if pair % 2 == 0:
                 one = native_run_seconds(family, flavors, once)
                 long = native_run_seconds(family, flavors, many)
+                long_file = native_run_seconds(family, flavors, many, to_file=True)
             else:
+                long_file = native_run_seconds(family, flavors, many, to_file=True)
                 long = native_run_seconds(family, flavors, many)
                 one = native_run_seconds(family, flavors, once)
             one_pass.append(one)
             slopes.append((long - one) / ((passes - 1) * len(built)))
+            file_costs.append((long_file - long) / (passes * len(built)))
     run, slope, n = statistics.median(one_pass), statistics.median(slopes), len(built)
     # A further pass over the same configs executes what the first did (the emitter memoises nothing
     # across configs: the same instruction count per config in every pass, see docs/performance.md);
     # a slope at or below zero is timer noise, and gets the run's mean.
     per_config = slope if slope > 0 else run / n
     return {"per_config_s": per_config, "fixed_s": max(0.0, run - n * per_config), "run_per_config_s": run / n,
-            "passes": float(passes)}
+            "file_per_config_s": per_config + max(0.0, statistics.median(file_costs)), "passes": float(passes)}
 
 
 def median_seconds(fn: Callable[[], Any], *, runs: int, warmup: int = 1) -> float:
@@ -218,6 +232,8 @@ def engine_speed(families: list[Family], *, runs: int, max_configs: int | None =
                      "native_run_s": native["run_per_config_s"], "cpp_speedup": py_med / max(cpp_med, 1e-9),
                      "native_speedup": py_med / max(native["per_config_s"], 1e-9),
                      "native_run_speedup": py_med / max(native["run_per_config_s"], 1e-9),
+                     "native_file_s": native["file_per_config_s"],
+                     "native_file_speedup": py_med / max(native["file_per_config_s"], 1e-9),
                      "native_passes": int(native["passes"])})
     return rows
 
@@ -407,15 +423,21 @@ def format_bench(data: dict[str, Any]) -> str:
     ms = 1e3
     lines = ["1. engine speed: mean build + lower (llvm20 + llvm22) per built config, the same configs in every column;"
              " native: one more config in a run (a run over the configs less one over them `passes` times), and (run)"
-             " the whole run over the configs, its fixed cost included; cpp: the bindings in a run over the configs,"
-             " and (after py) right after the Python engine's emission of each config",
+             " the whole run over the configs, its fixed cost included, records to the null device as the other"
+             " columns keep theirs in memory, and (file) one more config with its records stored in a file;"
+             " cpp: the bindings in a run over the configs, and (after py) right after the Python engine's emission"
+             " of each config",
              f"{'family':<20} {'python ms':>10} {'cpp ms':>9} {'native ms':>10} {'cpp x':>7} {'native x':>9}"
-             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6} {'passes':>6} {'after py ms':>11} {'after py x':>10}"]
+             f" {'fixed ms':>9} {'run ms':>8} {'run x':>6} {'passes':>6} {'file ms':>8} {'file x':>6}"
+             f" {'after py ms':>11} {'after py x':>10}"]
     for r in data["engine_speed"]:
+        file_s, file_x = r.get("native_file_s"), r.get("native_file_speedup")
+        file_cols = (f" {file_s * ms:8.3f} {file_x:6.1f}" if file_s is not None and file_x is not None
+                     else f" {'-':>8} {'-':>6}")
         lines.append(f"{r['family']:<20} {r['python_s'] * ms:10.2f} {r['cpp_s'] * ms:9.3f} {r['native_s'] * ms:10.3f}"
                      f" {r['cpp_speedup']:7.1f} {r['native_speedup']:9.1f} {r['native_fixed_s'] * ms:9.3f}"
                      f" {r['native_run_s'] * ms:8.3f} {r['native_run_speedup']:6.1f} {r['native_passes']:6d}"
-                     f" {r['cpp_after_python_s'] * ms:11.3f} {r['cpp_after_python_speedup']:10.1f}")
+                     f"{file_cols} {r['cpp_after_python_s'] * ms:11.3f} {r['cpp_after_python_speedup']:10.1f}")
     lines.append("2. gate cost (wall seconds)")
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
