@@ -3,9 +3,11 @@ operand, decided from the catalog layouts and checked here element by element.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from rocke.arch import MMA_OPS, MmaOp, mma_op
+from rocke.arch import MMA_OPS, MmaOp, is_catalog_row, mma_op
 from rocke.helpers import ChainPlan, chain_fragment, plan_chain
 from rocke.ir import Builder, f16, print_kernel, vec
 
@@ -48,6 +50,19 @@ def test_c_to_b_register_path_follows_the_catalog(op_id: str, registers: bool) -
     op = mma_op(op_id)
     assert (plan_chain(op, 2, op, "b") is not None) == registers
     assert plan_chain(op, 2, op, "a") is None  # C columns run over lanes, A's k over slots
+
+
+def test_a_catalog_rows_plan_is_remembered_and_a_copys_is_its_own() -> None:
+    row = mma_op("mfma_f32_32x32x8_f16")
+    assert is_catalog_row(row) and plan_chain(row, 2, row, "b") is plan_chain(row, 2, row, "b")
+    # A copy with the row's id but another k is no catalog row: its plan is made for it, not the
+    # one remembered for the row (a memo keyed by the id would hand that back).
+    copy = dataclasses.replace(row, k=row.k * 2)
+    assert not is_catalog_row(copy)
+    own = plan_chain(copy, 2, copy, "b")
+    assert own is not None and own.steps == 2 * row.m // copy.k
+    assert _holds_same_elements(copy, 2, copy, "b", own)
+    assert plan_chain(row, 2, row, "b").steps == 2 * row.m // row.k
 
 
 def test_mismatched_ops_and_bad_operand() -> None:

@@ -156,26 +156,42 @@ std::optional<Picks> plan_chain_by_map(const rocke::arch::MmaOp& first, std::int
 
 void chain_plans() {
   int found = 0;
-  for (const rocke::arch::MmaOp& first : rocke::arch::mma_catalog()) {
-    for (const rocke::arch::MmaOp& next : rocke::arch::mma_catalog()) {
-      bool same_shape = next.wave_size == first.wave_size && next.m == first.m && next.n == first.n;
-      if (&next != &first && !same_shape) continue;
-      for (std::int64_t reps = -1; reps <= 4; ++reps) {
-        for (bool is_b : {false, true}) {
-          auto got = rocke::helpers::plan_chain(first, reps, next, is_b ? "b" : "a");
-          auto want = plan_chain_by_map(first, reps, next, is_b);
-          std::string what = cat("plan_chain ", first.id, " x", std::to_string(reps), " -> ", next.id, is_b ? " b" : " a");
-          check(got.has_value() == want.has_value(), what + ": found");
-          if (got && want) {
-            std::int64_t steps = reps * (is_b ? first.m : first.n) / next.k;
-            check(got->picks == *want && got->steps == steps, what + ": picks");
-            found += !want->empty();
+  // The second pass finds the plans of catalog rows remembered: they must still be right.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const rocke::arch::MmaOp& first : rocke::arch::mma_catalog()) {
+      for (const rocke::arch::MmaOp& next : rocke::arch::mma_catalog()) {
+        bool same_shape = next.wave_size == first.wave_size && next.m == first.m && next.n == first.n;
+        if (&next != &first && !same_shape) continue;
+        for (std::int64_t reps = -1; reps <= 4; ++reps) {
+          for (bool is_b : {false, true}) {
+            auto got = rocke::helpers::plan_chain(first, reps, next, is_b ? "b" : "a");
+            auto want = plan_chain_by_map(first, reps, next, is_b);
+            std::string what =
+                cat("plan_chain ", first.id, " x", std::to_string(reps), " -> ", next.id, is_b ? " b" : " a");
+            check(got.has_value() == want.has_value(), what + ": found");
+            if (got && want) {
+              std::int64_t steps = reps * (is_b ? first.m : first.n) / next.k;
+              check(got->picks == *want && got->steps == steps, what + ": picks");
+              found += !want->empty();
+            }
           }
         }
       }
     }
   }
   check(found > 0, "some catalog pair has a register path");
+  // A copy of a catalog row is no catalog row: its plan is made for it, not the one remembered
+  // for the row it was copied from (the memo keys catalog rows by address).
+  const rocke::arch::MmaOp& row = rocke::arch::mma_op("mfma_f32_32x32x8_f16");
+  rocke::arch::MmaOp copy = row;
+  check(rocke::arch::is_catalog_row(row) && !rocke::arch::is_catalog_row(copy), "is_catalog_row");
+  copy.k = row.k * 2;
+  auto remembered = rocke::helpers::plan_chain(row, 2, row, "b");
+  auto own = rocke::helpers::plan_chain(copy, 2, copy, "b");
+  auto want = plan_chain_by_map(copy, 2, copy, true);
+  check(remembered && remembered->steps == 2 * row.m / row.k, "plan_chain of the row");
+  check(own.has_value() == want.has_value() && (!own || (own->picks == *want && own->steps == 2 * row.m / copy.k)),
+        "plan_chain of a changed copy is its own");
 }
 
 }  // namespace

@@ -220,6 +220,12 @@ def find_mma_op(op_id: str) -> MmaOp | None:
     return _BY_ID.get(op_id) if isinstance(op_id, str) else None
 
 
+def is_catalog_row(op: MmaOp) -> bool:
+    """Whether `op` is the catalog's own row of its id (never changed once read), not a copy or a
+    made-up op: what a plan memo may key by identity."""
+    return find_mma_op(op.id) is op
+
+
 def mma_op(op_id: str) -> MmaOp:
     """The op called `op_id`; UnknownMmaOpError lists the known ids otherwise."""
     op = find_mma_op(op_id)

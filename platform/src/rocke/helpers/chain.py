@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.arch import MmaOp
+from rocke.arch import MmaOp, is_catalog_row
 from rocke.ir import Builder, ScalarType, Value
 
 CHAIN_OPERANDS = ("a", "b")
@@ -30,11 +30,28 @@ class ChainPlan:
     picks: tuple[tuple[tuple[int, int], ...], ...]
 
 
+# Plans of two catalog rows, by (id(first), reps, id(nxt), operand): the rows live as long as the
+# process, so their ids are never reused.
+_PLANS: dict[tuple[int, int, int, str], ChainPlan | None] = {}
+
+
 def plan_chain(first: MmaOp, reps: int, nxt: MmaOp, operand: str) -> ChainPlan | None:
     """The register path from `reps` C fragments of `first` (consecutive atoms along the chained
     dimension) to operand `operand` of `nxt`; None when the layouts do not allow one."""
     if operand not in CHAIN_OPERANDS:
         raise ValueError(f"unknown chained operand '{operand}'; expected one of: {', '.join(CHAIN_OPERANDS)}")
+    # A plan depends on the two ops' layouts, reps and the operand only, and takes reps x wave x
+    # slots lookups: a plan of two catalog rows is made once (every attention config plans its
+    # op's chain).
+    if not (is_catalog_row(first) and is_catalog_row(nxt)):
+        return _plan_uncached(first, reps, nxt, operand)
+    key = (id(first), reps, id(nxt), operand)
+    if key not in _PLANS:
+        _PLANS[key] = _plan_uncached(first, reps, nxt, operand)
+    return _PLANS[key]
+
+
+def _plan_uncached(first: MmaOp, reps: int, nxt: MmaOp, operand: str) -> ChainPlan | None:
     if first.wave_size != nxt.wave_size:
         return None
     chained = first.m if operand == "b" else first.n  # the C extent along the chained dimension
