@@ -2,6 +2,7 @@
 #include "rocke_library/kernels/attention/common/softmax.hpp"
 
 #include <limits>
+#include <map>
 #include <set>
 
 #include "rocke/helpers/fmath.hpp"
@@ -25,9 +26,8 @@ std::vector<std::int64_t> subset_xors(const std::vector<std::int64_t>& masks) {
   return values;
 }
 
-}  // namespace
-
-std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op) {
+// The group itself, found every time (column_group consults its per-thread table first).
+std::optional<std::vector<std::int64_t>> group_uncached(const arch::MmaOp& op) {
   const arch::MmaOperand& c = op.c;
   std::vector<std::int64_t> cols;
   for (std::int64_t lane = 0; lane < op.wave_size; ++lane) cols.push_back(c.coords(lane, 0).second);
@@ -55,6 +55,18 @@ std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op) {
     if (members != column) return std::nullopt;
   }
   return masks;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op) {
+  // A group depends on the op's C layout only, and takes wave x slots coordinates and a set per
+  // lane: a catalog row's group is found once per thread (every attention_fwd config asks).
+  if (!arch::is_catalog_row(op)) return group_uncached(op);
+  thread_local std::map<const arch::MmaOp*, std::optional<std::vector<std::int64_t>>> groups;
+  auto found = groups.find(&op);
+  if (found == groups.end()) found = groups.emplace(&op, group_uncached(op)).first;
+  return found->second;
 }
 
 Value* group_reduce(ir::Builder& b, Value* x, std::string_view kind, const std::vector<std::int64_t>& masks,

@@ -15,7 +15,7 @@ LSE = (m + log2 l) * ln 2 (natural log); a row with l = 0 saw no key: O = 0, LSE
 
 from __future__ import annotations
 
-from rocke.arch import MmaOp
+from rocke.arch import MmaOp, is_catalog_row
 from rocke.helpers import combine, f32_const
 from rocke.ir import Builder, Value
 
@@ -23,9 +23,23 @@ LOG2E = 1.4426950408889634  # log2(e)
 LN2 = 0.6931471805599453  # ln(2)
 
 
+# Groups of catalog rows, by id(op): the rows live as long as the process.
+_GROUPS: dict[int, tuple[int, ...] | None] = {}
+
+
 def column_group(op: MmaOp) -> tuple[int, ...] | None:
     """The lane-xor masks (ascending powers of two) joining the lanes whose C slots share a column,
     or None when a lane's slots span several columns or the lanes of a column are not such a group."""
+    # A group depends on the op's C layout only, and takes wave x slots coordinates: a catalog
+    # row's group is found once (every attention_fwd config asks).
+    if not is_catalog_row(op):
+        return _group_uncached(op)
+    if id(op) not in _GROUPS:
+        _GROUPS[id(op)] = _group_uncached(op)
+    return _GROUPS[id(op)]
+
+
+def _group_uncached(op: MmaOp) -> tuple[int, ...] | None:
     c = op.c
     cols = [c.coords(lane, 0)[1] for lane in range(op.wave_size)]
     for lane in range(op.wave_size):
