@@ -58,7 +58,7 @@ def test_format_bench_prints_the_four_sections():
     for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed",
                     "6. C++ engine phases"]:
         assert heading in text
-    assert "over 25% of the time without over 25% of the configs: gemm" in text
+    assert "over 25% of the time without over 25% of the configs: gemm (90% of the time, 10% of the configs)" in text
     row = text.splitlines()[2].split()
     # the native slope's passes, the native emitter storing its records in a file, then the
     # bindings after Python; a record from before the file columns shows dashes there
@@ -275,12 +275,29 @@ def test_gate_cost_flags_by_the_timing_tables_rule(monkeypatch):
     # configs and 30% of the time (flagged); small 15% and 10% (not flagged, though over 10%).
     monkeypatch.setattr(bench, "run_parity", fake_gate([("big", 15, 6.0), ("slow", 2, 3.0), ("small", 3, 1.0)]))
     monkeypatch.setattr(bench, "check_golden", fake_gate([("a", 1, 5.0), ("b", 1, 5.0)]))
+    # slow's configs build 30% of the ops: large kernels, not slow ones (a family without an
+    # op-counting hook, small, is left out of the counts)
+    monkeypatch.setattr(bench, "family_ops", lambda only: {"big": 6000, "slow": 3000, "a": 1, "b": 1, "extra": 1000})
     cost = bench.gate_cost(None, jobs=1)
     assert cost["parity"]["over_share"] == ["slow"]
     assert cost["parity"]["configs"] == {"big": 15, "slow": 2, "small": 3}
+    assert cost["parity"]["ops"] == {"big": 6000, "slow": 3000}  # the gate's own families
     assert cost["golden"]["over_share"] == []  # each holds 50% of the configs
     assert cost["parity"]["over_share"] == progress_mod.over_share(cost["parity"]["families"],
                                                                    cost["parity"]["configs"], 10.0)
+    assert bench._shares(cost["parity"], "slow") == "slow (30% of the time, 10% of the configs, 33% of the ops)"
+    assert bench._shares(cost["parity"], "small") == "small (10% of the time, 15% of the configs)"
+
+
+def test_family_ops_sums_the_built_configs_ops():
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs
+    from rocke.gates.instructions import config_ops
+
+    family = get_family("elementwise")
+    built = [c for c in family_configs(family) if not c.refuse]
+    assert bench.family_ops(["elementwise"]) == {"elementwise": config_ops(family, built)}
+    assert config_ops(family, built[:1]) < bench.family_ops(["elementwise"])["elementwise"]
 
 
 def test_over_share_is_the_one_rule_of_progress_and_bench():
