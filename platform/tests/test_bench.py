@@ -58,7 +58,8 @@ def test_format_bench_prints_the_four_sections():
     for heading in ["1. engine speed", "2. gate cost", "3. kernel resources", "4. scaling", "5. parse speed",
                     "6. C++ engine phases"]:
         assert heading in text
-    assert "over 25% of the time without over 25% of the configs: gemm (90% of the time, 10% of the configs)" in text
+    assert ("over 25% of the time without over 25% of the configs or of the IR lines:"
+            " gemm (90% of the time, 10% of the configs)") in text
     row = text.splitlines()[2].split()
     # the native slope's passes, the native emitter storing its records in a file, then the
     # bindings after Python; a record from before the file columns shows dashes there
@@ -256,7 +257,8 @@ def test_native_figures_of_the_real_emitter_on_built_configs():
 
 def test_gate_cost_flags_by_the_timing_tables_rule(monkeypatch):
     """A family over 25% of a gate's time is flagged only when it holds no more than 25% of the
-    configs, the rule of the gates' own timing tables (one function: progress.over_share)."""
+    configs nor of the IR lines the gate counted, the rule of the gates' own timing tables (one
+    function: progress.over_share)."""
     from rocke.gates import progress as progress_mod
 
     clock = iter([0.0, 10.0, 100.0, 110.0])
@@ -264,40 +266,35 @@ def test_gate_cost_flags_by_the_timing_tables_rule(monkeypatch):
 
     def fake_gate(rows):
         def run(only, *, jobs, quiet):
-            prog = progress_mod.Progress("gate", sum(c for _, c, _ in rows), quiet=True, clock=lambda: 0.0)
-            for name, configs, seconds in rows:
+            prog = progress_mod.Progress("gate", sum(c for _, c, _, _ in rows), quiet=True, clock=lambda: 0.0)
+            for name, configs, lines, seconds in rows:
                 prog.start_family(name, configs)
+                prog.advance(configs, ir_lines=lines)
                 prog.family_done(name, seconds)
             return [], prog
         return run
 
     # parity: big holds 75% of the configs and 60% of the time (not flagged); slow 10% of the
-    # configs and 30% of the time (flagged); small 15% and 10% (not flagged, though over 10%).
-    monkeypatch.setattr(bench, "run_parity", fake_gate([("big", 15, 6.0), ("slow", 2, 3.0), ("small", 3, 1.0)]))
-    monkeypatch.setattr(bench, "check_golden", fake_gate([("a", 1, 5.0), ("b", 1, 5.0)]))
-    # slow's configs build 30% of the ops: large kernels, not slow ones (a family without an
-    # op-counting hook, small, is left out of the counts)
-    monkeypatch.setattr(bench, "family_ops", lambda only: {"big": 6000, "slow": 3000, "a": 1, "b": 1, "extra": 1000})
+    # configs, 20% of the IR lines and 30% of the time (flagged); small 15% and 10% (not flagged,
+    # though over 10%).
+    monkeypatch.setattr(bench, "run_parity", fake_gate([("big", 15, 7000, 6.0), ("slow", 2, 2000, 3.0),
+                                                        ("small", 3, 1000, 1.0)]))
+    # golden: large holds 10% of the configs but 40% of the IR lines, and 50% of the time: a large
+    # family, not a slow one (not flagged); each other family holds 45% of the configs
+    monkeypatch.setattr(bench, "check_golden", fake_gate([("a", 9, 3000, 2.5), ("b", 9, 3000, 2.5),
+                                                          ("large", 2, 4000, 5.0)]))
     cost = bench.gate_cost(None, jobs=1)
     assert cost["parity"]["over_share"] == ["slow"]
     assert cost["parity"]["configs"] == {"big": 15, "slow": 2, "small": 3}
-    assert cost["parity"]["ops"] == {"big": 6000, "slow": 3000}  # the gate's own families
-    assert cost["golden"]["over_share"] == []  # each holds 50% of the configs
+    assert cost["parity"]["ir_lines"] == {"big": 7000, "slow": 2000, "small": 1000}
+    assert cost["golden"]["over_share"] == []
     assert cost["parity"]["over_share"] == progress_mod.over_share(cost["parity"]["families"],
-                                                                   cost["parity"]["configs"], 10.0)
-    assert bench._shares(cost["parity"], "slow") == "slow (30% of the time, 10% of the configs, 33% of the ops)"
-    assert bench._shares(cost["parity"], "small") == "small (10% of the time, 15% of the configs)"
-
-
-def test_family_ops_sums_the_built_configs_ops():
-    from rocke.families import get_family
-    from rocke.families.configs import family_configs
-    from rocke.gates.instructions import config_ops
-
-    family = get_family("elementwise")
-    built = [c for c in family_configs(family) if not c.refuse]
-    assert bench.family_ops(["elementwise"]) == {"elementwise": config_ops(family, built)}
-    assert config_ops(family, built[:1]) < bench.family_ops(["elementwise"])["elementwise"]
+                                                                   cost["parity"]["configs"], 10.0,
+                                                                   family_ir_lines=cost["parity"]["ir_lines"])
+    # without the IR lines, large is flagged by its configs alone
+    assert progress_mod.over_share(cost["golden"]["families"], cost["golden"]["configs"], 10.0) == ["large"]
+    assert bench._shares(cost["parity"], "slow") == "slow (30% of the time, 10% of the configs, 20% of the IR lines)"
+    assert bench._shares({**cost["parity"], "ir_lines": {}}, "small") == "small (10% of the time, 15% of the configs)"
 
 
 def test_over_share_is_the_one_rule_of_progress_and_bench():
@@ -308,6 +305,14 @@ def test_over_share_is_the_one_rule_of_progress_and_bench():
     assert progress_mod.over_share(seconds, configs, 10.0, limit=0.5) == []
     assert progress_mod.over_share({"x": 1.0}, {"x": 1}, 0.0) == []  # no wall time: nothing flagged
     assert progress_mod.over_share({"edge": 2.5}, {"edge": 1, "rest": 3}, 10.0) == []  # 25% is not over 25%
+    # a family large in kernel size (over 25% of the IR lines) is not flagged; 25% of them is not over 25%
+    def flagged(lines: dict[str, int]) -> list[str]:
+        return progress_mod.over_share(seconds, configs, 10.0, family_ir_lines=lines)
+
+    assert flagged({"big": 5, "slow": 4, "small": 1}) == []
+    assert flagged({"big": 6, "slow": 2, "small": 0}) == ["slow"]
+    assert flagged({"big": 7, "slow": 2, "small": 1}) == ["slow"]
+    assert flagged({}) == ["slow"]  # none counted
     assert bench.over_share is progress_mod.over_share  # not a copy
 
 

@@ -133,6 +133,30 @@ def test_timing_table_flags_a_slow_family_with_few_configs() -> None:
     assert lines[6] == "families over 25% of the time without over 25% of the configs: slow"
 
 
+def test_timing_table_counts_ir_lines_and_flags_only_the_slow_for_their_size() -> None:
+    """With IR lines counted (the parity and golden gates), a family over 25% of the time is not
+    flagged when it holds over 25% of the lines (large kernels), and is when it holds neither."""
+    clock = Clock()
+    progress = Progress("parity", 12, quiet=True, jobs=2, clock=clock)
+    for name, configs, lines, seconds in (("big", 9, 600, 2.0), ("large", 2, 300, 4.0), ("slow", 1, 100, 4.0)):
+        progress.start_family(name, configs)
+        clock.now += seconds
+        progress.advance(configs, ir_lines=lines)
+        progress.family_done()
+    progress.advance(ir_lines=50)  # outside a family: not counted
+    progress.close()
+    assert progress.family_ir_lines == {"big": 600, "large": 300, "slow": 100}
+    assert progress.over_share() == ["slow"]
+    lines = progress.timing_table().splitlines()
+    assert lines[1].split() == ["family", "configs", "share", "IR", "lines", "share", "seconds", "share"]
+    assert lines[2].split() == ["big", "9", "75%", "600", "60%", "2.0", "20%"]
+    assert lines[3].split() == ["large", "2", "17%", "300", "30%", "4.0", "40%"]  # 40% of the time, 30% of the lines
+    assert lines[4].split()[:7] == ["slow", "1", "8%", "100", "10%", "4.0", "40%"]
+    assert "OVER 25%: 40% of the time for 8% of the configs and 10% of the IR lines" in lines[4]
+    assert lines[5].split() == ["total", "(wall)", "12", "1000", "10.0"]
+    assert lines[6] == "families over 25% of the time without over 25% of the configs or of the IR lines: slow"
+
+
 def test_timing_table_without_violators_says_none() -> None:
     clock = Clock()
     progress = Progress("parity", 2, quiet=True, clock=clock)

@@ -32,7 +32,6 @@ from rocke.gates.frames import FrameError
 from rocke.gates.golden import check_golden
 from rocke.gates.instructions import (
     InstructionsError,
-    config_ops,
     format_instructions,
     instruction_rows,
     valgrind_path,
@@ -272,23 +271,11 @@ def cpp_phases(families: list[Family], *, runs: int, max_configs: int | None,
 CPP_PHASES = ("build", "verify", "lower", "print", "parse")
 
 
-def family_ops(only: list[str] | None) -> dict[str, int]:
-    """Per family (with an op-counting engine hook): the ops of its built configs' kernels, summed,
-    the work each gate's engines do for it (a refusal builds none)."""
-    out = {}
-    for family in select_families(only):
-        ops = config_ops(family, [c for c in family_configs(family) if not c.refuse])
-        if ops is not None:
-            out[family.name] = ops
-    return out
-
-
 def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
-    """Wall time of the parity and golden gates, per family, with the families flagged by the gates'
-    own timing-table rule (progress.over_share: over SHARE_LIMIT of the gate's wall time while
-    holding no more than SHARE_LIMIT of its configs), and each family's share of the ops built
-    (`ops`: family_ops), which says whether a flagged family is slow per op or large."""
-    ops = family_ops(only)
+    """Wall time of the parity and golden gates, per family, with each family's configs and IR lines
+    (its kernels' size, as the gate counts it) and the families flagged by the gates' own
+    timing-table rule (progress.over_share: over SHARE_LIMIT of the gate's wall time while holding
+    no more than SHARE_LIMIT of its configs nor of its IR lines)."""
     out: dict[str, Any] = {}
     for gate, run in (("parity", lambda: run_parity(only, jobs=jobs, quiet=True)[1]),
                       ("golden", lambda: check_golden(only, jobs=jobs, quiet=True)[1])):
@@ -297,9 +284,10 @@ def gate_cost(only: list[str] | None, *, jobs: int) -> dict[str, Any]:
         wall = time.perf_counter() - start
         per_family = dict(sorted(progress.family_seconds.items()))
         configs = {name: progress.family_configs.get(name, 0) for name in per_family}
-        out[gate] = {"wall_s": wall, "families": per_family, "configs": configs, "share_limit": SHARE_LIMIT,
-                     "over_share": over_share(per_family, configs, wall),
-                     "ops": {name: ops[name] for name in per_family if name in ops}}
+        lines = {name: progress.family_ir_lines.get(name, 0) for name in per_family}
+        out[gate] = {"wall_s": wall, "families": per_family, "configs": configs, "ir_lines": lines,
+                     "share_limit": SHARE_LIMIT, "over_share": over_share(per_family, configs, wall,
+                                                                          family_ir_lines=lines)}
     return out
 
 
@@ -440,14 +428,14 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
 
 
 def _shares(gate: dict[str, Any], name: str) -> str:
-    """A flagged family's shares of a gate: of its time, of its configs and (when counted) of the ops
-    its configs build."""
+    """A flagged family's shares of a gate: of its time, of its configs and (when counted) of its
+    IR lines."""
     time_share = gate["families"][name] / gate["wall_s"] if gate["wall_s"] else 0.0
     configs = sum(gate["configs"].values())
     text = f"{name} ({time_share:.0%} of the time, {gate['configs'].get(name, 0) / max(configs, 1):.0%} of the configs"
-    ops = gate.get("ops", {})
-    if name in ops and sum(ops.values()):
-        text += f", {ops[name] / sum(ops.values()):.0%} of the ops"
+    lines = gate.get("ir_lines", {})
+    if name in lines and sum(lines.values()):
+        text += f", {lines[name] / sum(lines.values()):.0%} of the IR lines"
     return text + ")"
 
 
@@ -474,7 +462,7 @@ def format_bench(data: dict[str, Any]) -> str:
     for gate, g in data["gate_cost"].items():
         parts = ", ".join(f"{n} {s:.1f}" for n, s in g["families"].items())
         limit = f"{g.get('share_limit', SHARE_LIMIT):.0%}"
-        flag = (f"; over {limit} of the time without over {limit} of the configs: "
+        flag = (f"; over {limit} of the time without over {limit} of the configs or of the IR lines: "
                 + ", ".join(_shares(g, name) for name in g["over_share"]) if g["over_share"] else "")
         lines.append(f"  {gate:<7} {g['wall_s']:7.1f} s  ({parts}){flag}")
     lines.append("3. kernel resources at the running LLVM")

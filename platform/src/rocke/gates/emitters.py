@@ -40,6 +40,11 @@ class Emission:
     def status(self) -> str:
         return "crash" if self.crash is not None else "refused" if self.refusal is not None else "built"
 
+    @property
+    def ir_lines(self) -> int:
+        """The kernel's size as the gates' timing tables count it: lines of its IR text (0 unless built)."""
+        return self.ir.count("\n") if self.ir is not None else 0
+
 
 def emit_python(family: Family, config: ConfigLine, flavors: tuple[str, ...] = FLAVORS, *,
                 resource_table: bool = True) -> Emission:

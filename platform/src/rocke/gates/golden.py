@@ -61,26 +61,27 @@ def entry(out: Emission) -> dict[str, str]:
     return {"ir": sha256_text(out.ir), **{flavor: sha256_text(out.ll[flavor]) for flavor in sorted(out.ll)}}
 
 
-def _emit_entry(family: Family, config, flavors: tuple[str, ...]) -> tuple[str, dict[str, str] | str]:
+def _emit_entry(family: Family, config, flavors: tuple[str, ...]) -> tuple[str, dict[str, str] | str, int]:
+    """(key, golden entry or a crash text, the kernel's IR lines for the timing table)."""
     out = emit_python(family, config, flavors)
     if out.crash is not None:
-        return config.key, f"crash: {out.crash}"
-    return config.key, entry(out)
+        return config.key, f"crash: {out.crash}", 0
+    return config.key, entry(out), out.ir_lines
 
 
 def compute(family: Family, *, jobs: int = 1, flavors: tuple[str, ...] = FLAVORS,
             only: list[ConfigLine] | None = None,
-            on_config: Callable[[], None] | None = None) -> tuple[dict, list[str]]:
+            on_config: Callable[[int], None] | None = None) -> tuple[dict, list[str]]:
     """The family's golden data; with `only`, the entries of just those configs (a shard's);
-    `on_config` is called as each config is hashed."""
+    `on_config` is called as each config is hashed, with its kernel's IR lines (0 unless built)."""
     configs = family_configs(family)
     chosen = configs if only is None else only
     results = parallel_map(_emit_entry, [(family, c, flavors) for c in chosen], jobs,
-                           on_result=None if on_config is None else lambda _: on_config())
-    problems = [f"[{key}] {value}" for key, value in results if isinstance(value, str)]
+                           on_result=None if on_config is None else lambda result: on_config(result[2]))
+    problems = [f"[{key}] {value}" for key, value, _ in results if isinstance(value, str)]
     data = {
         "config_digest": config_digest(config_bytes(family)),
-        "configs": {key: value for key, value in results if not isinstance(value, str)},
+        "configs": {key: value for key, value, _ in results if not isinstance(value, str)},
         "count": len(configs),
         "family": family.name,
         "format": FORMAT,
@@ -161,7 +162,8 @@ def check_golden(only: list[str] | None = None, *, jobs: int = 1, root: Path | N
         for family in families:
             mine = [config for fam, config in pairs if fam.name == family.name]
             progress.start_family(family.name, len(mine))
-            fresh, emit_problems = compute(family, jobs=jobs, only=mine, on_config=progress.advance)
+            fresh, emit_problems = compute(family, jobs=jobs, only=mine,
+                                            on_config=lambda lines: progress.advance(ir_lines=lines))
             problems += [f"{family.name}: {p}" for p in emit_problems]
             path = source_golden_path(family, root) if root else golden_path(family)
             keys = {config.key for config in family_configs(family)}

@@ -111,7 +111,7 @@ def _family_parity(family: Family, pairs: list[tuple[Family, ConfigLine]], flavo
         native = []
     ordinal = {config.lineno: i for i, config in enumerate(all_configs)}
     results = parallel_map(_emit_both, [(family, c, flavors) for c in mine], jobs,
-                           on_result=lambda _: progress.advance())
+                           on_result=lambda both: progress.advance(ir_lines=both[0].ir_lines))
     for config, (py, cpp) in zip(mine, results, strict=True):
         i = ordinal[config.lineno]
         nat = native[i] if i < len(native) else Emission(crash="no native record for this config")

@@ -13,10 +13,12 @@ as it starts (`start_family`) and ends (`family_done`), and each finished config
   ``[GATE] DONE/TOTAL configs, F done in S s``.
 
 `timing_table` states each family's wall time and its share of the run beside its share of the
-configs, and flags a family that takes over `SHARE_LIMIT` of the run's time while it holds no
-more than `SHARE_LIMIT` of its configs (a family slower per config than the rest: see
-docs/architecture.md, gates). The flag is a report, never a verdict: gate verdicts do not depend
-on timing.
+configs and, when the run counts them (`advance(ir_lines=...)`), of its kernels' size: the lines
+of their `rocke.ir/1` text, about one per op. It flags a family that takes over `SHARE_LIMIT` of
+the run's time while it holds no more than `SHARE_LIMIT` of the configs nor of the IR lines: a
+family slow for the work it brings, not one that is large in configs or in kernel size (see
+platform/docs/gates.md, progress and timing). The flag is a report, never a verdict: gate verdicts
+do not depend on timing.
 """
 
 from __future__ import annotations
@@ -38,16 +40,19 @@ PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family
 
 
 def over_share(family_seconds: Mapping[str, float], family_configs: Mapping[str, int], wall: float,
-               limit: float = SHARE_LIMIT) -> list[str]:
+               limit: float = SHARE_LIMIT, family_ir_lines: Mapping[str, int] | None = None) -> list[str]:
     """The families, sorted, that take over `limit` of a run's `wall` seconds while they hold no more
-    than `limit` of its configs: the one rule of the gates' timing tables and of the bench's gate
-    cost (a family is flagged for being slow per config, not for being large)."""
+    than `limit` of its configs nor (when counted) of its kernels' IR lines: the one rule of the
+    gates' timing tables and of the bench's gate cost. A family is flagged for being slow for its
+    work, not for being large: a config of one family may hold four times the ops of another's."""
     configs = sum(family_configs.values())
+    lines = sum(family_ir_lines.values()) if family_ir_lines else 0
     out = []
     for name in sorted(family_seconds):
         time_share = family_seconds[name] / wall if wall else 0.0
         config_share = family_configs.get(name, 0) / configs if configs else 0.0
-        if time_share > limit and config_share <= limit:
+        line_share = family_ir_lines.get(name, 0) / lines if family_ir_lines and lines else 0.0
+        if time_share > limit and config_share <= limit and line_share <= limit:
             out.append(name)
     return out
 
@@ -83,6 +88,7 @@ class Progress:
         self.family: str | None = None
         self.family_seconds: dict[str, float] = {}
         self.family_configs: dict[str, int] = {}
+        self.family_ir_lines: dict[str, int] = {}
         self.phase_seconds: dict[str, float] = {}
         self._family_start = self.start
         self._last_line_done = 0
@@ -103,9 +109,12 @@ class Progress:
         if self._bar is not None:
             self._bar.set_postfix_str(name, refresh=True)
 
-    def advance(self, configs: int = 1) -> None:
-        """`configs` more configs are finished."""
+    def advance(self, configs: int = 1, ir_lines: int = 0) -> None:
+        """`configs` more configs are finished; their kernels' IR text has `ir_lines` lines (the
+        current family's size, counted when the run has the text)."""
         self.done += configs
+        if ir_lines and self.family is not None:
+            self.family_ir_lines[self.family] = self.family_ir_lines.get(self.family, 0) + ir_lines
         if self.quiet:
             return
         if self._bar is not None:
@@ -172,25 +181,34 @@ class Progress:
         return self._wall if self._wall is not None else self.clock() - self.start
 
     def over_share(self) -> list[str]:
-        """Families over SHARE_LIMIT of the wall time that hold no more than SHARE_LIMIT of the configs."""
-        return over_share(self.family_seconds, self.family_configs, self.wall)
+        """Families over SHARE_LIMIT of the wall time that hold no more than SHARE_LIMIT of the configs
+        nor of the IR lines counted."""
+        return over_share(self.family_seconds, self.family_configs, self.wall, family_ir_lines=self.family_ir_lines)
 
     def timing_table(self) -> str:
-        """Per family: configs and their share, wall seconds and their share of the run; flagged rows."""
+        """Per family: configs and their share, (when counted) IR lines and their share, wall seconds
+        and their share of the run; flagged rows."""
         total, configs = self.wall, sum(self.family_configs.values())
+        lines = sum(self.family_ir_lines.values())
         flagged = set(self.over_share())
         limit = f"{SHARE_LIMIT:.0%}"
+        lines_head = f" {'IR lines':>9} {'share':>6}" if lines else ""
         rows = [f"{self.gate} wall time per family (--jobs {self.jobs}):",
-                f"{'family':<24} {'configs':>7} {'share':>6} {'seconds':>8} {'share':>6}"]
+                f"{'family':<24} {'configs':>7} {'share':>6}{lines_head} {'seconds':>8} {'share':>6}"]
         for name in sorted(self.family_seconds):
             seconds, count = self.family_seconds[name], self.family_configs.get(name, 0)
             time_share = seconds / total if total else 0.0
             config_share = count / configs if configs else 0.0
-            flag = f"  OVER {limit}: {time_share:.0%} of the time for {config_share:.0%} of the configs" \
-                if name in flagged else ""
-            rows.append(f"{name:<24} {count:7d} {config_share:6.0%} {seconds:8.1f} {time_share:6.0%}{flag}")
-        rows.append(f"{'total (wall)':<24} {configs:7d} {'':>6} {total:8.1f}")
-        rows.append(f"families over {limit} of the time without over {limit} of the configs: "
+            line_count = self.family_ir_lines.get(name, 0)
+            line_share = line_count / lines if lines else 0.0
+            lines_cols = f" {line_count:9d} {line_share:6.0%}" if lines else ""
+            flag = (f"  OVER {limit}: {time_share:.0%} of the time for {config_share:.0%} of the configs"
+                    + (f" and {line_share:.0%} of the IR lines" if lines else "")) if name in flagged else ""
+            rows.append(f"{name:<24} {count:7d} {config_share:6.0%}{lines_cols} {seconds:8.1f} {time_share:6.0%}{flag}")
+        rows.append(f"{'total (wall)':<24} {configs:7d} {'':>6}" + (f" {lines:9d} {'':>6}" if lines else "")
+                    + f" {total:8.1f}")
+        rows.append(f"families over {limit} of the time without over {limit} of the configs"
+                    + (" or of the IR lines" if lines else "") + ": "
                     + (", ".join(sorted(flagged)) if flagged else "none"))
         if self.phase_seconds:
             per_config = total / configs if configs else 0.0
