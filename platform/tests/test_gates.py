@@ -273,6 +273,22 @@ def test_timing_table_lists_families(toy):
     assert "toy" in progress.timing_table() and "total (wall)" in progress.timing_table()
 
 
+def test_parity_golden_and_validity_count_the_built_kernels_ir_lines(toy):
+    """Each gate that holds the built kernels' IR text counts its lines per family (the timing
+    table's measure of a family's size); a refused config adds none."""
+    from rocke.gates import validity
+
+    built = [("gfx942", "scale=2"), ("gfx1100", "scale=3")]
+    expected = sum(print_kernel(build_toy(ToySpec.from_kv(kv), arch)).count("\n") for arch, kv in built)
+    assert expected > 0
+    _, parity_progress = parity.run_parity(quiet=True)
+    _, golden_progress = golden.check_golden(root=toy.root, quiet=True)
+    _, _, validity_progress = validity.run_validity(quiet=True)
+    for progress in (parity_progress, golden_progress, validity_progress):
+        assert progress.family_ir_lines == {"toy": expected}
+        assert "IR lines" in progress.timing_table()
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

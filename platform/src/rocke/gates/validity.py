@@ -62,7 +62,8 @@ def _lower(family, config, flavor):
 
 def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
              progress: Progress) -> list[ValidityRow]:
-    """The family's rows; each config advances `progress` once (when it is refused or measured).
+    """The family's rows; each config advances `progress` once (when it is refused or measured, with
+    its kernel's IR lines).
     The compile children parse and verify each module before compiling it (a verify error is the
     row's problem), `jobs` of them at once; progress.phase_seconds gets the wall time of the
     lowering (rocke's engine), of LLVM (verify and compile) and of reading the assembly (rocke)."""
@@ -78,14 +79,14 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
                 rows.append(ValidityRow(family.name, config.key, flavor, None,
                                         f"not built: {out.refusal or out.crash}"))
             continue
-        jobs_ok.append((config, CompileJob(out.ll[flavor], config.arch, label=config.key)))
+        jobs_ok.append((config, CompileJob(out.ll[flavor], config.arch, label=config.key), out.ir_lines))
     llvm = reading = 0.0
     mark = time.perf_counter()
-    for (config, _job), result in zip(jobs_ok, compile_many([j for _, j in jobs_ok], flavor, children=jobs),
-                                      strict=True):
+    for (config, _job, ir_lines), result in zip(jobs_ok, compile_many([j for _, j, _ in jobs_ok], flavor,
+                                                                      children=jobs), strict=True):
         got = time.perf_counter()
         llvm += got - mark
-        progress.advance()
+        progress.advance(ir_lines=ir_lines)
         if isinstance(result.error, LLVMVerifyError):
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"verify: {result.error}",
                                     refuse=config.refuse))
