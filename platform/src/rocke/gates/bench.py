@@ -37,7 +37,7 @@ from rocke.gates.instructions import (
     valgrind_path,
 )
 from rocke.gates.parity import run_parity
-from rocke.gates.progress import SHARE_LIMIT, over_share
+from rocke.gates.progress import SHARE_LIMIT, family_shares, over_share
 from rocke.gates.runner import select_families
 from rocke.gates.validity import run_validity
 from rocke.ir import Builder, f32, parse_kernel, print_kernel, ptr
@@ -430,12 +430,11 @@ def run_bench(only: list[str] | None = None, *, runs: int = 5, max_configs: int 
 def _shares(gate: dict[str, Any], name: str) -> str:
     """A flagged family's shares of a gate: of its time, of its configs and (when counted) of its
     IR lines."""
-    time_share = gate["families"][name] / gate["wall_s"] if gate["wall_s"] else 0.0
-    configs = sum(gate["configs"].values())
-    text = f"{name} ({time_share:.0%} of the time, {gate['configs'].get(name, 0) / max(configs, 1):.0%} of the configs"
-    lines = gate.get("ir_lines", {})
-    if name in lines and sum(lines.values()):
-        text += f", {lines[name] / sum(lines.values()):.0%} of the IR lines"
+    time_share, config_share, line_share = family_shares(gate["families"], gate["configs"], gate["wall_s"],
+                                                         gate.get("ir_lines"))[name]
+    text = f"{name} ({time_share:.0%} of the time, {config_share:.0%} of the configs"
+    if line_share is not None:
+        text += f", {line_share:.0%} of the IR lines"
     return text + ")"
 
 

@@ -39,22 +39,27 @@ EVERY_SECONDS = 10.0
 PLAIN_LINES = 20  # plain progress lines per run at most, besides the per-family and time-driven ones
 
 
+def family_shares(family_seconds: Mapping[str, float], family_configs: Mapping[str, int], wall: float,
+                  family_ir_lines: Mapping[str, int] | None = None) -> dict[str, tuple[float, float, float | None]]:
+    """Per family: its share of a run's `wall` seconds, of its configs and (None when none were
+    counted) of its kernels' IR lines."""
+    configs = sum(family_configs.values())
+    lines = sum(family_ir_lines.values()) if family_ir_lines else 0
+    return {name: (seconds / wall if wall else 0.0,
+                   family_configs.get(name, 0) / configs if configs else 0.0,
+                   family_ir_lines.get(name, 0) / lines if family_ir_lines and lines else None)
+            for name, seconds in family_seconds.items()}
+
+
 def over_share(family_seconds: Mapping[str, float], family_configs: Mapping[str, int], wall: float,
                limit: float = SHARE_LIMIT, family_ir_lines: Mapping[str, int] | None = None) -> list[str]:
     """The families, sorted, that take over `limit` of a run's `wall` seconds while they hold no more
     than `limit` of its configs nor (when counted) of its kernels' IR lines: the one rule of the
     gates' timing tables and of the bench's gate cost. A family is flagged for being slow for its
     work, not for being large: a config of one family may hold four times the ops of another's."""
-    configs = sum(family_configs.values())
-    lines = sum(family_ir_lines.values()) if family_ir_lines else 0
-    out = []
-    for name in sorted(family_seconds):
-        time_share = family_seconds[name] / wall if wall else 0.0
-        config_share = family_configs.get(name, 0) / configs if configs else 0.0
-        line_share = family_ir_lines.get(name, 0) / lines if family_ir_lines and lines else 0.0
-        if time_share > limit and config_share <= limit and line_share <= limit:
-            out.append(name)
-    return out
+    shares = family_shares(family_seconds, family_configs, wall, family_ir_lines)
+    return [name for name, (time_share, config_share, line_share) in sorted(shares.items())
+            if time_share > limit and config_share <= limit and (line_share or 0.0) <= limit]
 
 
 def _duration(seconds: float) -> str:
@@ -190,6 +195,7 @@ class Progress:
         and their share of the run; flagged rows."""
         total, configs = self.wall, sum(self.family_configs.values())
         lines = sum(self.family_ir_lines.values())
+        shares = family_shares(self.family_seconds, self.family_configs, total, self.family_ir_lines)
         flagged = set(self.over_share())
         limit = f"{SHARE_LIMIT:.0%}"
         lines_head = f" {'IR lines':>9} {'share':>6}" if lines else ""
@@ -197,13 +203,10 @@ class Progress:
                 f"{'family':<24} {'configs':>7} {'share':>6}{lines_head} {'seconds':>8} {'share':>6}"]
         for name in sorted(self.family_seconds):
             seconds, count = self.family_seconds[name], self.family_configs.get(name, 0)
-            time_share = seconds / total if total else 0.0
-            config_share = count / configs if configs else 0.0
-            line_count = self.family_ir_lines.get(name, 0)
-            line_share = line_count / lines if lines else 0.0
-            lines_cols = f" {line_count:9d} {line_share:6.0%}" if lines else ""
+            time_share, config_share, line_share = shares[name]
+            lines_cols = f" {self.family_ir_lines.get(name, 0):9d} {line_share or 0.0:6.0%}" if lines else ""
             flag = (f"  OVER {limit}: {time_share:.0%} of the time for {config_share:.0%} of the configs"
-                    + (f" and {line_share:.0%} of the IR lines" if lines else "")) if name in flagged else ""
+                    + (f" and {line_share or 0.0:.0%} of the IR lines" if lines else "")) if name in flagged else ""
             rows.append(f"{name:<24} {count:7d} {config_share:6.0%}{lines_cols} {seconds:8.1f} {time_share:6.0%}{flag}")
         rows.append(f"{'total (wall)':<24} {configs:7d} {'':>6}" + (f" {lines:9d} {'':>6}" if lines else "")
                     + f" {total:8.1f}")
