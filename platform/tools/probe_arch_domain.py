@@ -40,10 +40,12 @@ if TYPE_CHECKING:  # rocke is imported inside the functions, after main() has se
 DEFAULT_FILE = Path(__file__).resolve().parents[1] / "src" / "rocke" / "arch" / "data" / "arch_domain.toml"
 
 
-def probe_module(decl: IntrinsicDecl, flavor: Flavor) -> str:
-    """A kernel calling decl: immarg operands get 0, the others come from kernel arguments, and a
-    result is stored so nothing is dead."""
-    from rocke.arch import TARGET
+def probe_module(decl: IntrinsicDecl, flavor: Flavor, arch: str) -> str:
+    """A kernel of arch's target calling decl: immarg operands get 0, the others come from kernel
+    arguments, and a result is stored so nothing is dead."""
+    from rocke.arch import get_arch
+
+    target = get_arch(arch).vendor_target
 
     kernel_args = ["ptr addrspace(1) %out"]
     call_args = []
@@ -56,10 +58,10 @@ def probe_module(decl: IntrinsicDecl, flavor: Flavor) -> str:
     call = f"call {decl.ret} @{decl.name}({', '.join(call_args)})"
     body = [f"  {call}"] if decl.ret == "void" else [f"  %r = {call}", f"  store {decl.ret} %r, ptr addrspace(1) %out"]
     return "\n".join([
-        f'target datalayout = "{flavor.datalayout}"',
-        f'target triple = "{TARGET.triple}"',
+        f'target datalayout = "{target.datalayout(flavor.name)}"',
+        f'target triple = "{target.triple}"',
         "",
-        f"define amdgpu_kernel void @probe({', '.join(kernel_args)}) {{",
+        f"define {target.kernel_cc} void @probe({', '.join(kernel_args)}) {{",
         *body,
         "  ret void",
         "}",
@@ -90,7 +92,8 @@ def probe_section(flavor_name: str) -> Section:
 
     flavor = get_flavor(flavor_name)
     decls = domain_probes(flavor_name)
-    jobs = [CompileJob(probe_module(decl, flavor), arch, "asm", decl.name) for decl in decls for arch in ARCH_NAMES]
+    jobs = [CompileJob(probe_module(decl, flavor, arch), arch, "asm", decl.name)
+            for decl in decls for arch in ARCH_NAMES]
     statuses = [classify(decls[r.index // len(ARCH_NAMES)], r) for r in compile_many(jobs, flavor_name)]
     width = len(ARCH_NAMES)
     return tuple((decl.name, tuple(statuses[i * width:(i + 1) * width])) for i, decl in enumerate(decls))

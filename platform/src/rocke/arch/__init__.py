@@ -18,10 +18,10 @@ from rocke.arch.errors import (
 )
 from rocke.arch.flavors import (
     FLAVOR_NAMES,
-    TARGET,
+    LLVM,
     Flavor,
     IntrinsicOverride,
-    TargetFacts,
+    LlvmFacts,
     flavor_data,
     get_flavor,
     parse_flavor_data,
@@ -66,6 +66,7 @@ from rocke.arch.target import (
     parse_arch_data,
     resolve_arch,
 )
+from rocke.arch.targets import TARGET_NAMES, TARGETS, VENDORS, Target, get_target, parse_target_data
 
 __all__ = [
     "ARCH_DOMAIN_FILE",
@@ -75,9 +76,12 @@ __all__ = [
     "FEATURE_NAMES",
     "FLAVOR_NAMES",
     "INTRINSICS",
+    "LLVM",
     "MMA_OPS",
     "MMA_OP_IDS",
-    "TARGET",
+    "TARGETS",
+    "TARGET_NAMES",
+    "VENDORS",
     "WAITCNT_ENCODINGS",
     "ArchData",
     "ArchDataError",
@@ -89,9 +93,10 @@ __all__ = [
     "IntrinsicOverride",
     "LayoutExpr",
     "LayoutExprError",
+    "LlvmFacts",
     "MmaOp",
     "MmaOperand",
-    "TargetFacts",
+    "Target",
     "UnknownArchError",
     "UnknownFeatureError",
     "UnknownMmaOpError",
@@ -107,6 +112,7 @@ __all__ = [
     "flavor_data",
     "get_arch",
     "get_flavor",
+    "get_target",
     "instantiate",
     "intrinsic_def",
     "is_catalog_row",
@@ -121,6 +127,7 @@ __all__ = [
     "parse_flavor_data",
     "parse_layout_expr",
     "parse_mma_data",
+    "parse_target_data",
     "render_arch_domain",
     "resolve_arch",
     "waitcnt_encoding",

@@ -1,8 +1,9 @@
 """LLVM flavors (data/flavors.toml): the one table of which LLVM major rocKE writes IR for.
 
-A flavor row holds what the lowerer must spell differently per LLVM (datalayout, attribute
-spellings, intrinsic declaration overrides) and which llvmlite releases validate it. The [target]
-section holds the LLVM facts shared by every flavor (triple, scalar type spellings, address spaces).
+A flavor row holds what the lowerer must spell differently per LLVM (attribute spellings,
+intrinsic declaration overrides) and which llvmlite releases validate it. The [llvm] section holds
+the LLVM facts shared by every flavor and target (scalar type spellings); what differs per target
+(triple, datalayout per flavor, address spaces) is rocke.arch.targets.
 """
 
 from __future__ import annotations
@@ -24,12 +25,10 @@ from rocke.arch.errors import ArchDataError
 FLAVORS_FILE = "flavors.toml"
 FLAVORS_FORMAT = "rocke.flavors/1"
 
-_FLAVOR_KEYS = ("name", "llvm_major", "llvmlite_min", "llvmlite_max", "datalayout", "nocapture",
-                "intrinsic_overrides")
+_FLAVOR_KEYS = ("name", "llvm_major", "llvmlite_min", "llvmlite_max", "nocapture", "intrinsic_overrides")
 _OVERRIDE_KEYS = ("name", "ret", "params")
-# Every rocke.ir scalar and address space (plus rsrc) must have an LLVM spelling, in this order.
+# Every rocke.ir scalar must have an LLVM spelling, in this order.
 _IR_SCALARS = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32")
-_IR_SPACES = ("global", "constant", "lds", "private", "rsrc")
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,6 @@ class Flavor:
     llvm_major: int
     llvmlite_min: str
     llvmlite_max: str
-    datalayout: str
     nocapture: str
     intrinsic_overrides: tuple[IntrinsicOverride, ...]
 
@@ -61,12 +59,10 @@ class Flavor:
 
 
 @dataclass(frozen=True)
-class TargetFacts:
-    """The [target] section: LLVM facts every flavor shares."""
+class LlvmFacts:
+    """The [llvm] section: LLVM facts every flavor and target shares."""
 
-    triple: str
     scalar_types: tuple[tuple[str, str], ...]  # (rocke.ir scalar, LLVM type)
-    address_spaces: tuple[tuple[str, int], ...]  # (rocke.ir space or "rsrc", LLVM address space)
 
     def llvm_scalar(self, ir_name: str) -> str:
         for ir, llvm in self.scalar_types:
@@ -74,20 +70,15 @@ class TargetFacts:
                 return llvm
         raise ValueError(f"no LLVM spelling for scalar type '{ir_name}'")
 
-    def address_space(self, ir_space: str) -> int:
-        for ir, number in self.address_spaces:
-            if ir == ir_space:
-                return number
-        raise ValueError(f"no LLVM address space for '{ir_space}'")
-
 
 @dataclass(frozen=True)
 class FlavorData:
-    target: TargetFacts
+    llvm: LlvmFacts
     flavors: tuple[Flavor, ...]
 
 
-def _pairs(value: Any, names: tuple[str, ...], kind: type, where: str) -> tuple[tuple[str, Any], ...]:
+def ir_pairs(value: Any, names: tuple[str, ...], kind: type, where: str) -> tuple[tuple[str, Any], ...]:
+    """A list of { ir, llvm } rows naming exactly `names` in order, as (ir, llvm) pairs."""
     rows = want_list(value, where)
     pairs = []
     for i, row in enumerate(rows):
@@ -117,7 +108,6 @@ def _parse_flavor(entry: Any, index: int) -> Flavor:
         llvm_major=want_int(row["llvm_major"], f"{where}.llvm_major"),
         llvmlite_min=want_str(row["llvmlite_min"], f"{where}.llvmlite_min"),
         llvmlite_max=want_str(row["llvmlite_max"], f"{where}.llvmlite_max"),
-        datalayout=want_str(row["datalayout"], f"{where}.datalayout"),
         nocapture=want_str(row["nocapture"], f"{where}.nocapture"),
         intrinsic_overrides=tuple(overrides),
     )
@@ -125,16 +115,12 @@ def _parse_flavor(entry: Any, index: int) -> Flavor:
 
 def parse_flavor_data(text: str) -> FlavorData:
     """Parse and check flavors.toml text; raises ArchDataError with a fixed message."""
-    doc = check_keys(parse_toml(text, FLAVORS_FILE), ("format", "target", "flavor"), FLAVORS_FILE)
+    doc = check_keys(parse_toml(text, FLAVORS_FILE), ("format", "llvm", "flavor"), FLAVORS_FILE)
     if doc["format"] != FLAVORS_FORMAT:
         raise ArchDataError(f"{FLAVORS_FILE}: format must be '{FLAVORS_FORMAT}'")
-    where = f"{FLAVORS_FILE}: target"
-    target_row = check_keys(doc["target"], ("triple", "scalar_types", "address_spaces"), where)
-    target = TargetFacts(
-        triple=want_str(target_row["triple"], f"{where}.triple"),
-        scalar_types=_pairs(target_row["scalar_types"], _IR_SCALARS, str, f"{where}.scalar_types"),
-        address_spaces=_pairs(target_row["address_spaces"], _IR_SPACES, int, f"{where}.address_spaces"),
-    )
+    where = f"{FLAVORS_FILE}: llvm"
+    llvm_row = check_keys(doc["llvm"], ("scalar_types",), where)
+    llvm = LlvmFacts(scalar_types=ir_pairs(llvm_row["scalar_types"], _IR_SCALARS, str, f"{where}.scalar_types"))
     flavors = tuple(_parse_flavor(entry, i) for i, entry in enumerate(want_list(doc["flavor"], FLAVORS_FILE)))
     if not flavors:
         raise ArchDataError(f"{FLAVORS_FILE}: no [[flavor]] rows")
@@ -142,13 +128,13 @@ def parse_flavor_data(text: str) -> FlavorData:
     want_unique(names, f"{FLAVORS_FILE}: flavor")
     if names != sorted(names):
         raise ArchDataError(f"{FLAVORS_FILE}: flavor rows must be sorted by name")
-    return FlavorData(target, flavors)
+    return FlavorData(llvm, flavors)
 
 
 _DATA = parse_flavor_data(read_data_text(FLAVORS_FILE))
 
 FLAVOR_NAMES: tuple[str, ...] = tuple(f.name for f in _DATA.flavors)
-TARGET: TargetFacts = _DATA.target
+LLVM: LlvmFacts = _DATA.llvm
 
 
 def flavor_data() -> FlavorData:

@@ -23,7 +23,7 @@ from rocke.arch.datafile import (
     want_unique,
 )
 from rocke.arch.errors import ArchDataError
-from rocke.arch.flavors import TARGET, flavor_data, get_flavor
+from rocke.arch.flavors import LLVM, flavor_data, get_flavor
 from rocke.arch.mma import MMA_OPS, MmaOp
 from rocke.arch.target import WAITCNT_MODELS
 
@@ -118,7 +118,8 @@ def _parse_intrinsic(entry: Any, index: int) -> IntrinsicDef:
 
 
 def _mma_row(op: MmaOp, index: int) -> IntrinsicDef:
-    params = (op.a.llvm_type, op.b.llvm_type, op.c.llvm_type, *(imm.type + IMMARG for imm in op.imm_operands))
+    params = (*op.a.llvm_arg_types, *op.b.llvm_arg_types, *op.c.llvm_arg_types,
+              *(imm.type + IMMARG for imm in op.imm_operands))
     return IntrinsicDef(index, op.intrinsic, op.c.llvm_type, params, "", op.id)
 
 
@@ -217,7 +218,7 @@ def waitcnt_encoding(model: str) -> WaitcntEncoding:
 
 def overload_spelling(elem: str, lanes: int) -> tuple[str, str]:
     """(LLVM type, mangled suffix) of a scalar (lanes = 0) or a vector of `lanes` elements."""
-    scalar = TARGET.llvm_scalar(elem)
+    scalar = LLVM.llvm_scalar(elem)
     if lanes == 0:
         return scalar, elem
     return f"<{lanes} x {scalar}>", f"v{lanes}{elem}"

@@ -26,12 +26,12 @@ OPERANDS = ("a", "b", "c")
 # Scalar element types of the rocke IR (docs/architecture.md §4); dtype filters must name one.
 SCALAR_DTYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32")
 # LLVM element type spellings the catalog may use for an intrinsic's vectors.
-LLVM_ELEMS = ("half", "bfloat", "float", "i16", "i32")
+LLVM_ELEMS = ("half", "bfloat", "float", "i16", "i32", "<2 x half>")
 IMM_TYPES = ("i1", "i32")
 
 _OP_KEYS = ("id", "kind", "archs", "wave_size", "m", "n", "k", "intrinsic", "mnemonic", "imm_operands",
             "source", "layout_source", "a", "b", "c")
-_OPERAND_KEYS = ("dtype", "length", "llvm_elem", "replication", "row", "col")
+_OPERAND_KEYS = ("dtype", "length", "parts", "llvm_elem", "replication", "row", "col")
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,8 @@ class MmaOperand:
     name: str  # "a", "b" or "c" (C and D share one layout)
     dtype: str  # rocke IR element type
     length: int
-    llvm_elem: str  # element type of the intrinsic's vector, e.g. i16 for gfx942 bf16
+    parts: int  # LLVM arguments the fragment is passed as: 1 = one vector, else `parts` llvm_elem values
+    llvm_elem: str  # element type of the intrinsic's vector (i16 for gfx942 bf16), or each part's type
     replication: int  # (lane, slot) pairs per tile element
     row: str
     col: str
@@ -70,8 +71,18 @@ class MmaOperand:
 
     @property
     def llvm_type(self) -> str:
-        """The LLVM vector type the intrinsic takes, e.g. '<4 x i16>'."""
-        return f"<{self.length} x {self.llvm_elem}>"
+        """The LLVM type of the whole fragment as the intrinsic sees it: the vector '<4 x i16>'
+        (one part) or the struct '{ float, float, float, float }' (a result in parts)."""
+        if self.parts == 1:
+            return f"<{self.length} x {self.llvm_elem}>"
+        return "{ " + ", ".join([self.llvm_elem] * self.parts) + " }"
+
+    @property
+    def llvm_arg_types(self) -> tuple[str, ...]:
+        """The intrinsic's argument types for this operand: the vector, or one per part."""
+        if self.parts == 1:
+            return (self.llvm_type,)
+        return (self.llvm_elem,) * self.parts
 
     def coords(self, lane: int, slot: int) -> tuple[int, int]:
         """(row, col) of the tile element held in `slot` of `lane`."""
@@ -121,7 +132,8 @@ class MmaOp:
 
     def llvm_call_types(self) -> tuple[str, tuple[str, ...]]:
         """(return type, argument types) of the intrinsic, as LLVM IR text."""
-        args = (self.a.llvm_type, self.b.llvm_type, self.c.llvm_type, *(i.type for i in self.imm_operands))
+        args = (*self.a.llvm_arg_types, *self.b.llvm_arg_types, *self.c.llvm_arg_types,
+                *(i.type for i in self.imm_operands))
         return self.c.llvm_type, args
 
     def fragment_types(self) -> tuple[Any, Any, Any]:
@@ -139,9 +151,12 @@ def _parse_operand(entry: Any, name: str, rows: int, cols: int, wave_size: int, 
     table = check_keys(entry, _OPERAND_KEYS, where)
     dtype = want_choice(table["dtype"], SCALAR_DTYPES, f"{where}.dtype")
     length = want_int(table["length"], f"{where}.length")
+    parts = want_int(table["parts"], f"{where}.parts")
     replication = want_int(table["replication"], f"{where}.replication")
-    if length == 0 or replication == 0:
-        raise ArchDataError(f"{where}: length and replication must be positive")
+    if length == 0 or replication == 0 or parts == 0:
+        raise ArchDataError(f"{where}: length, parts and replication must be positive")
+    if length % parts != 0:
+        raise ArchDataError(f"{where}: parts must divide length")
     if wave_size * length != rows * cols * replication:
         raise ArchDataError(f"{where}: wave_size * length must equal the tile size times replication")
     row, col = want_str(table["row"], f"{where}.row"), want_str(table["col"], f"{where}.col")
@@ -149,7 +164,7 @@ def _parse_operand(entry: Any, name: str, rows: int, cols: int, wave_size: int, 
         row_expr, col_expr = parse_layout_expr(row), parse_layout_expr(col)
     except ValueError as exc:
         raise ArchDataError(f"{where}: {exc}") from None
-    return MmaOperand(name, dtype, length, want_choice(table["llvm_elem"], LLVM_ELEMS, f"{where}.llvm_elem"),
+    return MmaOperand(name, dtype, length, parts, want_choice(table["llvm_elem"], LLVM_ELEMS, f"{where}.llvm_elem"),
                       replication, row, col, rows, cols, row_expr, col_expr)
 
 

@@ -12,7 +12,8 @@ The rules, all from archs.toml facts (sources there and in platform/docs/arch.md
 4. Workgroups. A workgroup's ceil(workgroup_size / wave_size) waves are resident
    together on one CU (WGP on gfx10+). The CU holds as many workgroups as fit in
    its simds_per_cu * (waves per SIMD from 1-3) wave slots, in lds_bytes_per_cu
-   of LDS, and under max_workgroups_per_cu (barrier-using, i.e. multi-wave,
+   of LDS (each using lds_reserved_bytes more: NVIDIA's 1 KiB per block), and under
+   max_workgroups_per_cu (barrier-using, i.e. multi-wave,
    workgroups only).
 5. The result is the waves on the busiest SIMD when the resident waves spread
    evenly: ceil(workgroups * waves_per_workgroup / simds_per_cu).
@@ -91,7 +92,7 @@ def occupancy(
     waves_per_workgroup = _ceil_div(workgroup_size, target.wave_size)
     workgroups = waves_per_simd * target.simds_per_cu // waves_per_workgroup
     if lds_bytes > 0:
-        workgroups = min(workgroups, target.lds_bytes_per_cu // lds_bytes)
+        workgroups = min(workgroups, target.lds_bytes_per_cu // (lds_bytes + target.lds_reserved_bytes))
     if waves_per_workgroup > 1:
         workgroups = min(workgroups, target.max_workgroups_per_cu)
     return _ceil_div(workgroups * waves_per_workgroup, target.simds_per_cu)

@@ -1,4 +1,8 @@
-"""ArchTarget: the facts rocKE needs about one AMD GPU target, read from data/archs.toml."""
+"""ArchTarget: the facts rocKE needs about one GPU arch, read from data/archs.toml.
+
+Each arch names its vendor target (data/targets.toml: triple, calling convention, toolchain).
+Facts one vendor lacks hold that vendor's neutral value (no AGPRs, no SGPRs, no waitcnt counters on
+NVIDIA), so every consumer reads one record."""
 
 from __future__ import annotations
 
@@ -17,15 +21,16 @@ from rocke.arch.datafile import (
     want_unique,
 )
 from rocke.arch.errors import ArchDataError, UnknownArchError, UnknownFeatureError
+from rocke.arch.targets import TARGET_NAMES, Target, get_target
 from rocke.ir.archlike import set_arch_resolver
 
 ARCHS_FILE = "archs.toml"
 ARCHS_FORMAT = "rocke.arch/1"
 
-GENERATIONS = ("cdna3", "cdna4", "rdna3", "rdna4")
-COMPUTE_UNITS = ("cu", "wgp")
-MMA_KINDS = ("mfma", "wmma")
-WAITCNT_MODELS = ("vmcnt_lgkmcnt", "vmcnt_lgkmcnt_vscnt", "split_counters")
+GENERATIONS = ("cdna3", "cdna4", "rdna3", "rdna4", "hopper")
+COMPUTE_UNITS = ("cu", "wgp", "sm")
+MMA_KINDS = ("mfma", "wmma", "mma_sync")
+WAITCNT_MODELS = ("vmcnt_lgkmcnt", "vmcnt_lgkmcnt_vscnt", "split_counters", "none")
 
 
 @dataclass(frozen=True)
@@ -39,10 +44,12 @@ class ArchTarget:
     name: str
     generation: str
     llvm_cpu: str
+    target: str  # the targets.toml row: triple, calling convention, address spaces, toolchain
     wave_size: int
     max_workgroup_size: int
     lds_bytes: int  # most LDS one workgroup may allocate
     lds_bytes_per_cu: int  # LDS shared by the workgroups resident on one CU/WGP
+    lds_reserved_bytes: int  # LDS the system reserves per resident workgroup (NVIDIA: 1 KiB)
     compute_unit: str  # "cu" or "wgp"
     simds_per_cu: int
     max_waves_per_simd: int
@@ -78,6 +85,11 @@ class ArchTarget:
             return None
         return op.fragment_types()
 
+    @property
+    def vendor_target(self) -> Target:
+        """The targets.toml row of this arch."""
+        return get_target(self.target)
+
     def source(self, fact: str) -> str:
         """The citation a fact of this target comes from."""
         return fact_source(fact)
@@ -103,6 +115,8 @@ def _parse_fact(name: str, value: Any, feature_names: tuple[str, ...], where: st
     where = f"{where}: fact '{name}'"
     if name in ("name", "llvm_cpu"):
         return want_str(value, where)
+    if name == "target":
+        return want_choice(value, TARGET_NAMES, where)
     if name == "generation":
         return want_choice(value, GENERATIONS, where)
     if name == "compute_unit":

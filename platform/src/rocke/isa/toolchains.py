@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources as _pkg_resources
 
-from rocke.arch import TARGET, flavor_data, get_flavor
+from rocke.arch import flavor_data, get_flavor, get_target
 from rocke.isa.errors import FlavorMismatchError
 
 _FORMAT = "rocke.isa.toolchains/2"
@@ -60,7 +60,7 @@ def toolchain_table() -> ToolchainTable:
         raise ValueError(f"toolchains.toml: format must be {_FORMAT}")
     tgt = doc.get("target", {})
     target = TargetConfig(
-        triple=TARGET.triple,
+        triple=get_target("amdgcn").triple,
         codegen_opt_level=_require(tgt, "codegen_opt_level", int, "target"),
         code_model=_require(tgt, "code_model", str, "target"),
     )

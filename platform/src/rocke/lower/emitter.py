@@ -19,9 +19,10 @@ from rocke.arch import (
     intrinsic_def,
 )
 from rocke.ir.core import Op, Region, Value
+from rocke.ir.types import Type
 
 from .errors import LowerError
-from .llvm_types import elem_of, lanes_of, llvm_type
+from .llvm_types import elem_of, lanes_of, llvm_type, pointer_text
 from .names import value_name
 
 INDENT = "  "
@@ -48,6 +49,7 @@ class FunctionEmitter:
         lower_op: Callable[[FunctionEmitter, Op], None],
     ) -> None:
         self.arch = arch
+        self.target = arch.vendor_target  # triple, address spaces, buffer resource type
         self.lower_op = lower_op  # lowers one op (the dispatcher), also for ops inside regions
         self.flavor = flavor
         self.lds_offsets = lds_offsets  # result id of each mem.lds_alloc -> byte offset in the pool
@@ -92,8 +94,15 @@ class FunctionEmitter:
     def ref(self, value: Value) -> str:
         return self.values[value.id]
 
+    def llvm_type(self, ty: Type) -> str:
+        """ty as LLVM IR text on this kernel's target."""
+        return llvm_type(ty, self.target)
+
+    def pointer_text(self, space: str) -> str:
+        return pointer_text(space, self.target)
+
     def typed(self, value: Value) -> str:
-        return f"{llvm_type(value.type)} {self.ref(value)}"
+        return f"{self.llvm_type(value.type)} {self.ref(value)}"
 
     # --- errors -----------------------------------------------------------------------------------
     def error(self, what: str) -> LowerError:
@@ -135,7 +144,7 @@ class FunctionEmitter:
     def call_into(self, decl: IntrinsicDecl, args: list[str], result: Value) -> None:
         """result = a call of decl; when decl returns another spelling of result's type (an i32
         word for an f32, <2 x i32> for four f16 lanes), the call's temporary is bitcast into it."""
-        result_type = llvm_type(result.type)
+        result_type = self.llvm_type(result.type)
         if decl.ret == result_type:
             self.call(decl, args, self.bind(result))
             return
@@ -152,7 +161,7 @@ class FunctionEmitter:
     def operand_as(self, value: Value, want: str) -> str:
         """value as an operand of LLVM type want: its text, or a bitcast of it when its type is
         spelled differently (an f32 as an i32 word, bf16 lanes as i16 lanes)."""
-        if llvm_type(value.type) == want:
+        if self.llvm_type(value.type) == want:
             return self.ref(value)
         cast = self.temp()
         self.emit(f"{cast} = bitcast {self.typed(value)} to {want}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 
-from rocke.arch import TARGET
+from rocke.arch import LLVM, Target
 from rocke.ir.floats import format_float_hex
 from rocke.ir.types import PtrType, ScalarType, Type, VecType
 
@@ -18,18 +18,19 @@ MAX_NATURAL_ALIGN = 16
 
 
 def scalar_text(scalar: ScalarType) -> str:
-    return TARGET.llvm_scalar(scalar.name)
+    return LLVM.llvm_scalar(scalar.name)
 
 
-def llvm_type(ty: Type) -> str:
-    """LLVM spelling of a rocke.ir type: i32, half, <4 x float>, ptr addrspace(1), ptr addrspace(8)."""
+def llvm_type(ty: Type, target: Target) -> str:
+    """LLVM spelling of a rocke.ir type on target: i32, half, <4 x float>, ptr addrspace(1), and
+    the target's buffer resource type (ptr addrspace(8) on AMD)."""
     if isinstance(ty, ScalarType):
         return scalar_text(ty)
     if isinstance(ty, VecType):
         return f"<{ty.lanes} x {scalar_text(ty.elem)}>"
     if isinstance(ty, PtrType):
-        return f"ptr addrspace({TARGET.address_space(ty.space)})"
-    return f"ptr addrspace({TARGET.address_space('rsrc')})"
+        return f"ptr addrspace({target.address_space(ty.space)})"
+    return target.rsrc_type
 
 
 def elem_of(ty: Type) -> ScalarType:
@@ -50,8 +51,8 @@ def pointee_of(ty: Type) -> ScalarType | VecType:
     return ty.pointee
 
 
-def pointer_text(space: str) -> str:
-    return f"ptr addrspace({TARGET.address_space(space)})"
+def pointer_text(space: str, target: Target) -> str:
+    return f"ptr addrspace({target.address_space(space)})"
 
 
 def gep_type(pointee: ScalarType | VecType) -> str:

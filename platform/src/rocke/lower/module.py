@@ -1,13 +1,14 @@
-"""lower(kernel, arch=, flavor=): a verified KernelDef as the text of one AMDGPU LLVM IR module.
+"""lower(kernel, arch=, flavor=): a verified KernelDef as the text of one LLVM IR module for the
+arch's target (rocke/arch/data/targets.toml: amdgcn or nvptx).
 
 The module is built as plain text, in this order (sections separated by one blank line):
 
-    target datalayout = "<the flavor's datalayout>"
-    target triple = "amdgcn-amd-amdhsa"
+    target datalayout = "<the target's datalayout for the flavor>"
+    target triple = "<the target's triple>"
 
     @rocke.lds = internal addrspace(3) global [N x i8] poison, align A     (only with LDS)
 
-    define amdgpu_kernel void @NAME(PARAMS) #0 {
+    define <the target's kernel_cc> void @NAME(PARAMS) #0 {
     entry:
       ...
       ret void
@@ -17,19 +18,21 @@ The module is built as plain text, in this order (sections separated by one blan
 
     attributes #0 = { ... }             (sorted by attribute name)
 
+    !...                                (nvptx only: the !nvvm.annotations of the kernel)
+
 See platform/docs/lowering.md for the naming rules and every op's lowering.
 """
 
 from __future__ import annotations
 
-from rocke.arch import TARGET, ArchTarget, Flavor, get_flavor, resolve_arch
+from rocke.arch import ArchTarget, Flavor, get_flavor, resolve_arch
 from rocke.ir.core import KernelDef, Param
 from rocke.ir.verifier import verify
 
 from .dispatch import lower_op
 from .emitter import FunctionEmitter
 from .lds import plan_lds, pool_global
-from .llvm_types import llvm_type
+from .nvptx import module as nvptx_module
 
 
 def lower(kernel: KernelDef, *, arch: str | ArchTarget, flavor: str) -> str:
@@ -61,23 +64,28 @@ def _lower(kernel: KernelDef, target: ArchTarget, row: Flavor) -> str:
     em.lower_ops(kernel.body.ops, "body")
     em.emit("ret void")
 
-    out = [f'target datalayout = "{row.datalayout}"', f'target triple = "{TARGET.triple}"', ""]
+    vendor = em.target
+    out = [f'target datalayout = "{vendor.datalayout(row.name)}"', f'target triple = "{vendor.triple}"', ""]
     if lds.size:
         out += [pool_global(lds), ""]
-    out.append(f"define amdgpu_kernel void @{kernel.name}({params}) #0 {{")
+    out.append(f"define {vendor.kernel_cc} void @{kernel.name}({params}) #0 {{")
     out += em.lines
     out += ["}", ""]
     decls = sorted(em.decls.values(), key=lambda d: (d.index, d.name))
     if decls:
         out += [decl.text for decl in decls] + [""]
-    out.append(f"attributes #0 = {{ {' '.join(kernel_attributes(kernel, target))} }}")
+    attributes, metadata = MODULE_PARTS[vendor.name]
+    out.append(f"attributes #0 = {{ {' '.join(attributes(kernel, target))} }}")
+    tail = metadata(kernel, target)
+    if tail:
+        out += ["", *tail]
     return "\n".join(out) + "\n"
 
 
 def param_text(param: Param, flavor: Flavor, em: FunctionEmitter) -> str:
     """TYPE [noalias] NOCAPTURE [readonly|writeonly] [align N] %name (attributes on pointers only)."""
     value = param.value
-    parts = [llvm_type(value.type)]
+    parts = [em.llvm_type(value.type)]
     if value.type.is_ptr:
         attrs = param.attrs
         if attrs["noalias"]:
@@ -105,3 +113,14 @@ def kernel_attributes(kernel: KernelDef, arch: ArchTarget) -> list[str]:
         attrs.append(("amdgpu-waves-per-eu", str(waves)))
     return [f'"{name}"="{value}"' for name, value in sorted(attrs)]
 
+
+
+def no_metadata(kernel: KernelDef, arch: ArchTarget) -> list[str]:
+    return []
+
+
+# target name -> (kernel attributes, closing metadata) of its modules.
+MODULE_PARTS = {
+    "amdgcn": (kernel_attributes, no_metadata),
+    "nvptx": (nvptx_module.kernel_attributes, nvptx_module.module_metadata),
+}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import const_text, elem_of, lanes_of, llvm_type
+from .llvm_types import const_text, elem_of, lanes_of
 
 # op -> (instruction for integer operands, instruction for float operands); "" = not defined.
 BINARY = {
@@ -65,7 +65,7 @@ def lower_remf(em: FunctionEmitter, op: Op) -> None:
     frem"). fmod is exact, so the f32 result is the bf16 result exactly."""
     lhs, rhs = op.operands
     result = op.results[0]
-    ty = llvm_type(lhs.type)
+    ty = em.llvm_type(lhs.type)
     if elem_of(lhs.type).name != "bf16":
         em.emit(f"{em.bind(result)} = frem {ty} {em.ref(lhs)}, {em.ref(rhs)}")
         return
@@ -83,7 +83,7 @@ def lower_negf(em: FunctionEmitter, op: Op) -> None:
 
 def lower_minmax(em: FunctionEmitter, op: Op) -> None:
     lhs, rhs = op.operands
-    ty = llvm_type(lhs.type)
+    ty = em.llvm_type(lhs.type)
     cond_ty = f"<{lanes_of(lhs.type)} x i1>" if lanes_of(lhs.type) else "i1"
     cond = em.temp()
     em.emit(f"{cond} = icmp {MINMAX[op.opcode]} {ty} {em.ref(lhs)}, {em.ref(rhs)}")
@@ -107,7 +107,7 @@ def lower_select(em: FunctionEmitter, op: Op) -> None:
 
 def lower_cast(em: FunctionEmitter, op: Op) -> None:
     result = op.results[0]
-    em.emit(f"{em.bind(result)} = {CASTS[op.opcode]} {em.typed(op.operands[0])} to {llvm_type(result.type)}")
+    em.emit(f"{em.bind(result)} = {CASTS[op.opcode]} {em.typed(op.operands[0])} to {em.llvm_type(result.type)}")
 
 
 LOWERINGS = {

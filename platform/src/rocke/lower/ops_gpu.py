@@ -5,7 +5,6 @@ from __future__ import annotations
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import pointer_text
 
 # Workgroup size of each dimension: (byte offset, alignment) of the u16 field of the HSA kernel
 # dispatch packet (hsa_kernel_dispatch_packet_t: workgroup_size_x/y/z at bytes 4, 6, 8; the packet
@@ -26,7 +25,7 @@ def emit_block_dim(em: FunctionEmitter, dim: str, result: str | None) -> str:
     packet, field, size = em.temp(), em.temp(), em.temp()
     if result is None:
         result = em.temp()
-    constant = pointer_text("constant")
+    constant = em.pointer_text("constant")
     em.call_named("llvm.amdgcn.dispatch.ptr", [], packet)
     em.emit(f"{field} = getelementptr inbounds i8, {constant} {packet}, i64 {offset}")
     em.emit(f"{size} = load i16, {constant} {field}, align {align}")

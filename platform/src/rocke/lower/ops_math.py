@@ -6,7 +6,7 @@ from rocke.arch import intrinsic_def
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import elem_of, lanes_of, llvm_type, splat_const
+from .llvm_types import elem_of, lanes_of, splat_const
 
 # Ops that are calls of an overloaded LLVM intrinsic (operands in order).
 INTRINSICS = {
@@ -23,13 +23,13 @@ def lower_intrinsic(em: FunctionEmitter, op: Op) -> None:
 def lower_rcp(em: FunctionEmitter, op: Op) -> None:
     """1 / x, approximate (afn: the hardware reciprocal, about 1 ulp)."""
     x = op.operands[0]
-    em.emit(f"{em.bind(op.results[0])} = fdiv afn {llvm_type(x.type)} {splat_const(1.0, x.type)}, {em.ref(x)}")
+    em.emit(f"{em.bind(op.results[0])} = fdiv afn {em.llvm_type(x.type)} {splat_const(1.0, x.type)}, {em.ref(x)}")
 
 
 def lower_rsqrt(em: FunctionEmitter, op: Op) -> None:
     """1 / sqrt(x), approximate (afn on both: hardware square root and reciprocal)."""
     x = op.operands[0]
-    ty = llvm_type(x.type)
+    ty = em.llvm_type(x.type)
     decl = em.declare(intrinsic_def("llvm.sqrt.{M}"), elem_of(x.type).name, lanes_of(x.type))
     root = em.temp()
     em.emit(f"{root} = call afn {decl.ret} @{decl.name}({ty} {em.ref(x)})")

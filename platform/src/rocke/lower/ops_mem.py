@@ -8,7 +8,7 @@ from rocke.ir.types import PtrType, ScalarType, Type, VecType
 
 from .emitter import FunctionEmitter, int_attr
 from .lds import POOL_NAME
-from .llvm_types import byte_size, gep_type, i32_text, llvm_type, natural_align, pointee_of, pointer_text
+from .llvm_types import byte_size, gep_type, i32_text, natural_align, pointee_of
 
 # Bytes a raw buffer access moves -> the name suffix of the buffer intrinsic that moves them (its
 # memory type is the intrinsic's: the return type of a load, the data operand of a store).
@@ -39,14 +39,14 @@ def lower_load(em: FunctionEmitter, op: Op) -> None:
     ptr, index = op.operands
     address = emit_gep(em, ptr, index)
     result = op.results[0]
-    em.emit(f"{em.bind(result)} = load {llvm_type(result.type)}, {llvm_type(ptr.type)} {address}, "
+    em.emit(f"{em.bind(result)} = load {em.llvm_type(result.type)}, {em.llvm_type(ptr.type)} {address}, "
             f"align {access_align(op, ptr)}")
 
 
 def lower_store(em: FunctionEmitter, op: Op) -> None:
     ptr, index, value = op.operands
     address = emit_gep(em, ptr, index)
-    em.emit(f"store {em.typed(value)}, {llvm_type(ptr.type)} {address}, align {access_align(op, ptr)}")
+    em.emit(f"store {em.typed(value)}, {em.llvm_type(ptr.type)} {address}, align {access_align(op, ptr)}")
 
 
 def lower_ptr_add(em: FunctionEmitter, op: Op) -> None:
@@ -56,7 +56,7 @@ def lower_ptr_add(em: FunctionEmitter, op: Op) -> None:
 
 def lower_lds_alloc(em: FunctionEmitter, op: Op) -> None:
     result = op.results[0]
-    lds = pointer_text("lds")
+    lds = em.pointer_text("lds")
     em.emit(f"{em.bind(result)} = getelementptr inbounds i8, {lds} {POOL_NAME}, i32 {em.lds_offsets[result.id]}")
 
 
@@ -68,7 +68,7 @@ def lower_make_rsrc(em: FunctionEmitter, op: Op) -> None:
     base_text = em.ref(base)
     if pointee_space(base) != "global":
         cast = em.temp()
-        em.emit(f"{cast} = addrspacecast {em.typed(base)} to {pointer_text('global')}")
+        em.emit(f"{cast} = addrspacecast {em.typed(base)} to {em.pointer_text('global')}")
         base_text = cast
     count_text = em.ref(num_records)
     count_type = decl.arg_types[2]
@@ -108,17 +108,22 @@ def lower_atomic_add_f32(em: FunctionEmitter, op: Op) -> None:
     """Device-scope (agent) relaxed float add; the old value is unused."""
     ptr, index, value = op.operands
     address = emit_gep(em, ptr, index)
-    em.emit(f"{em.temp()} = atomicrmw fadd {llvm_type(ptr.type)} {address}, {em.typed(value)} "
+    em.emit(f"{em.temp()} = atomicrmw fadd {em.llvm_type(ptr.type)} {address}, {em.typed(value)} "
             'syncscope("agent") monotonic, align 4')
 
 
-LOWERINGS = {
+# Plain memory accesses, lowered alike on every target.
+SHARED_LOWERINGS = {
     "mem.load": lower_load,
     "mem.lds_load": lower_load,
     "mem.store": lower_store,
     "mem.lds_store": lower_store,
     "mem.ptr_add": lower_ptr_add,
     "mem.lds_alloc": lower_lds_alloc,
+}
+
+# The amdgcn target's buffer and atomic lowerings.
+LOWERINGS = {
     "mem.make_rsrc": lower_make_rsrc,
     "mem.buffer_load": lower_buffer_load,
     "mem.buffer_store": lower_buffer_store,

@@ -23,7 +23,6 @@ from __future__ import annotations
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import llvm_type
 
 
 def lower_for(em: FunctionEmitter, op: Op) -> None:
@@ -40,23 +39,23 @@ def lower_for(em: FunctionEmitter, op: Op) -> None:
     iv_name = em.bind(iv)
     iter_names = [em.bind(arg) for arg in iters]
     cond = em.temp()
-    em.emit(f"{cond} = icmp slt {llvm_type(lb.type)} {iv_name}, {em.ref(ub)}")
+    em.emit(f"{cond} = icmp slt {em.llvm_type(lb.type)} {iv_name}, {em.ref(ub)}")
     em.emit(f"br i1 {cond}, label %{body}, label %{exit_}")
     em.label(body)
     yielded = em.lower_region(region, path)
     em.emit(f"br label %{latch}")
     em.label(latch)
     next_iv = em.temp()
-    em.emit(f"{next_iv} = add {llvm_type(lb.type)} {iv_name}, {em.ref(step)}")
+    em.emit(f"{next_iv} = add {em.llvm_type(lb.type)} {iv_name}, {em.ref(step)}")
     em.emit(f"br label %{header}")
-    phis = [f"  {iv_name} = phi {llvm_type(lb.type)} [ {em.ref(lb)}, %{entering} ], [ {next_iv}, %{latch} ]"]
+    phis = [f"  {iv_name} = phi {em.llvm_type(lb.type)} [ {em.ref(lb)}, %{entering} ], [ {next_iv}, %{latch} ]"]
     for name, init, value in zip(iter_names, inits, yielded, strict=True):
-        phis.append(f"  {name} = phi {llvm_type(init.type)} [ {em.ref(init)}, %{entering} ], "
+        phis.append(f"  {name} = phi {em.llvm_type(init.type)} [ {em.ref(init)}, %{entering} ], "
                     f"[ {em.ref(value)}, %{latch} ]")
     em.lines[phi_at:phi_at] = phis
     em.label(exit_)
     for result, name in zip(op.results, iter_names, strict=True):
-        em.emit(f"{em.bind(result)} = phi {llvm_type(result.type)} [ {name}, %{header} ]")
+        em.emit(f"{em.bind(result)} = phi {em.llvm_type(result.type)} [ {name}, %{header} ]")
 
 
 def lower_if(em: FunctionEmitter, op: Op) -> None:
@@ -79,7 +78,7 @@ def lower_if(em: FunctionEmitter, op: Op) -> None:
         em.emit(f"br label %{join}")
     em.label(join)
     for result, a, b in zip(op.results, then_values, else_values, strict=True):
-        em.emit(f"{em.bind(result)} = phi {llvm_type(result.type)} [ {em.ref(a)}, %{then_end} ], "
+        em.emit(f"{em.bind(result)} = phi {em.llvm_type(result.type)} [ {em.ref(a)}, %{then_end} ], "
                 f"[ {em.ref(b)}, %{else_end} ]")
 
 

@@ -59,8 +59,11 @@ def _limit_of(pairs: tuple[tuple[str, int], ...], counter: str) -> int:
     raise ValueError(f"no waitcnt counter '{counter}'")
 
 
+# Data-driven by the arch's waitcnt_model, so every target shares it.
+SHARED_LOWERINGS = {"sync.waitcnt": lower_waitcnt}
+
+# The amdgcn target's barrier and fence.
 LOWERINGS = {
     "sync.barrier": lower_barrier,
     "sync.wave_lds_fence": lower_wave_lds_fence,
-    "sync.waitcnt": lower_waitcnt,
 }

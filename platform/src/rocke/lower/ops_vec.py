@@ -5,7 +5,7 @@ from __future__ import annotations
 from rocke.ir.core import Op
 
 from .emitter import FunctionEmitter
-from .llvm_types import lanes_of, llvm_type
+from .llvm_types import lanes_of
 
 
 def lower_extract(em: FunctionEmitter, op: Op) -> None:
@@ -20,7 +20,7 @@ def lower_insert(em: FunctionEmitter, op: Op) -> None:
 def lower_splat(em: FunctionEmitter, op: Op) -> None:
     """insertelement into lane 0 of poison, then a zero-mask shufflevector."""
     result = op.results[0]
-    ty = llvm_type(result.type)
+    ty = em.llvm_type(result.type)
     lanes = lanes_of(result.type)
     first = em.temp()
     em.emit(f"{first} = insertelement {ty} poison, {em.typed(op.operands[0])}, i64 0")
@@ -29,7 +29,7 @@ def lower_splat(em: FunctionEmitter, op: Op) -> None:
 
 def lower_bitcast(em: FunctionEmitter, op: Op) -> None:
     result = op.results[0]
-    em.emit(f"{em.bind(result)} = bitcast {em.typed(op.operands[0])} to {llvm_type(result.type)}")
+    em.emit(f"{em.bind(result)} = bitcast {em.typed(op.operands[0])} to {em.llvm_type(result.type)}")
 
 
 LOWERINGS = {
