@@ -44,6 +44,7 @@ DATA_FILES: tuple[str, ...] = (
     "rocke/arch/data/archs.toml",
     "rocke/arch/data/mma.toml",
     "rocke/arch/data/flavors.toml",
+    "rocke/arch/data/targets.toml",
     "rocke/arch/data/intrinsics.toml",
     "rocke/arch/data/arch_domain.toml",
 )

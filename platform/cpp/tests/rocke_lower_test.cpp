@@ -392,7 +392,7 @@ void check_arch_domain() {
 void check_tables() {
   check_eq(rocke::util::join(rocke::arch::flavor_names(), ","), "llvm20,llvm22", "flavor names");
   check_eq(rocke::arch::get_flavor("llvm22").nocapture, "captures(none)", "llvm22 nocapture");
-  check_eq(rocke::arch::target_facts().triple, "amdgcn-amd-amdhsa", "triple");
+  check_eq(rocke::arch::get_target("amdgcn").triple, "amdgcn-amd-amdhsa", "triple");
   const auto& rsrc = rocke::arch::intrinsic_def("llvm.amdgcn.make.buffer.rsrc.p8.p1");
   check_eq(rocke::arch::instantiate(rsrc, "llvm20").text(),
            "declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i32, i32)",

@@ -12,7 +12,7 @@ namespace rocke::arch {
 namespace {
 
 struct FlavorData {
-  TargetFacts target;
+  LlvmFacts llvm;
   std::vector<Flavor> flavors;
   std::vector<std::string> names;
 };
@@ -29,7 +29,6 @@ Flavor parse_flavor(const data::NodeRef& row) {
   flavor.llvm_major = row["llvm_major"].integer();
   flavor.llvmlite_min = std::string(row["llvmlite_min"].str());
   flavor.llvmlite_max = std::string(row["llvmlite_max"].str());
-  flavor.datalayout = std::string(row["datalayout"].str());
   flavor.nocapture = std::string(row["nocapture"].str());
   data::NodeRef overrides = row["intrinsic_overrides"];
   for (std::size_t i = 0; i < overrides.size(); ++i) {
@@ -44,16 +43,11 @@ const FlavorData& flavor_data() {
   static const FlavorData data = [] {
     FlavorData d;
     data::NodeRef root = data::document("rocke/arch/data/flavors.toml");
-    data::NodeRef target = root["target"];
-    d.target.triple = std::string(target["triple"].str());
-    data::NodeRef scalars = target["scalar_types"];
+    data::NodeRef llvm = root["llvm"];
+    data::NodeRef scalars = llvm["scalar_types"];
     for (std::size_t i = 0; i < scalars.size(); ++i) {
-      d.target.scalar_types.emplace_back(std::string(scalars.at(i)["ir"].str()),
-                                         std::string(scalars.at(i)["llvm"].str()));
-    }
-    data::NodeRef spaces = target["address_spaces"];
-    for (std::size_t i = 0; i < spaces.size(); ++i) {
-      d.target.address_spaces.emplace_back(std::string(spaces.at(i)["ir"].str()), spaces.at(i)["llvm"].integer());
+      d.llvm.scalar_types.emplace_back(std::string(scalars.at(i)["ir"].str()),
+                                       std::string(scalars.at(i)["llvm"].str()));
     }
     data::NodeRef rows = root["flavor"];
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -74,23 +68,16 @@ const IntrinsicOverride* Flavor::override_for(std::string_view intrinsic) const 
   return nullptr;
 }
 
-const std::string& TargetFacts::llvm_scalar(std::string_view ir_name) const {
+const std::string& LlvmFacts::llvm_scalar(std::string_view ir_name) const {
   for (const auto& [ir, llvm] : scalar_types) {
     if (ir == ir_name) return llvm;
   }
   throw ValueError(util::cat("no LLVM spelling for scalar type '", ir_name, "'"));
 }
 
-std::int64_t TargetFacts::address_space(std::string_view ir_space) const {
-  for (const auto& [ir, number] : address_spaces) {
-    if (ir == ir_space) return number;
-  }
-  throw ValueError(util::cat("no LLVM address space for '", ir_space, "'"));
-}
-
 const std::vector<Flavor>& flavors() { return flavor_data().flavors; }
 const std::vector<std::string>& flavor_names() { return flavor_data().names; }
-const TargetFacts& target_facts() { return flavor_data().target; }
+const LlvmFacts& llvm_facts() { return flavor_data().llvm; }
 
 const Flavor& get_flavor(std::string_view name) {
   for (const Flavor& flavor : flavors()) {

@@ -28,7 +28,10 @@ std::vector<std::string> strings(const data::NodeRef& array) {
 }
 
 IntrinsicDef mma_row(const MmaOp& op, std::int64_t index) {
-  std::vector<std::string> params{op.a.llvm_type(), op.b.llvm_type(), op.c.llvm_type()};
+  std::vector<std::string> params;
+  for (const MmaOperand* x : {&op.a, &op.b, &op.c}) {
+    for (std::string& type : x->llvm_arg_types()) params.push_back(std::move(type));
+  }
   for (const ImmOperand& imm : op.imm_operands) params.push_back(util::cat(imm.type, kImmarg));
   return IntrinsicDef{index, op.intrinsic, op.c.llvm_type(), std::move(params), "", op.id};
 }
@@ -168,7 +171,7 @@ IntrinsicDecl instantiate(const IntrinsicDef& row, std::string_view flavor, std:
   }
   get_flavor(flavor);
   // overload_spelling: (LLVM type, mangled suffix) of a scalar (lanes 0) or a vector.
-  const std::string& scalar = target_facts().llvm_scalar(elem);
+  const std::string& scalar = llvm_facts().llvm_scalar(elem);
   std::string llvm_type = lanes == 0 ? scalar : util::cat("<", std::to_string(lanes), " x ", scalar, ">");
   std::string mangled = lanes == 0 ? std::string(elem) : util::cat("v", std::to_string(lanes), elem);
   IntrinsicDecl decl;

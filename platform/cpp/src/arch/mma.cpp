@@ -28,6 +28,7 @@ MmaOperand parse_operand(const data::NodeRef& table, const std::string& name, st
   operand.name = name;
   operand.dtype = std::string(table["dtype"].str());
   operand.length = table["length"].integer();
+  operand.parts = table["parts"].integer();
   operand.llvm_elem = std::string(table["llvm_elem"].str());
   operand.replication = table["replication"].integer();
   operand.row = std::string(table["row"].str());
@@ -78,7 +79,10 @@ const MmaOperand& MmaOp::operand(std::string_view name) const {
 }
 
 std::pair<std::string, std::vector<std::string>> MmaOp::llvm_call_types() const {
-  std::vector<std::string> args{a.llvm_type(), b.llvm_type(), c.llvm_type()};
+  std::vector<std::string> args;
+  for (const MmaOperand* x : {&a, &b, &c}) {
+    for (std::string& type : x->llvm_arg_types()) args.push_back(std::move(type));
+  }
   for (const ImmOperand& imm : imm_operands) args.push_back(imm.type);
   return {c.llvm_type(), args};
 }

@@ -58,7 +58,7 @@ std::int64_t occupancy(const ArchTarget& arch, const OccupancyArgs& args) {
   std::int64_t waves_per_simd = waves_by_registers(arch, args.vgprs, args.agprs, args.sgprs);
   std::int64_t waves_per_workgroup = ceil_div(args.workgroup_size, arch.wave_size);
   std::int64_t workgroups = waves_per_simd * arch.simds_per_cu / waves_per_workgroup;
-  if (args.lds_bytes > 0) workgroups = std::min(workgroups, arch.lds_bytes_per_cu / args.lds_bytes);
+  if (args.lds_bytes > 0) workgroups = std::min(workgroups, arch.lds_bytes_per_cu / (args.lds_bytes + arch.lds_reserved_bytes));
   if (waves_per_workgroup > 1) workgroups = std::min(workgroups, arch.max_workgroups_per_cu);
   return ceil_div(workgroups * waves_per_workgroup, arch.simds_per_cu);
 }

@@ -26,10 +26,12 @@ void set_fact(ArchTarget& arch, const std::string& fact, const data::NodeRef& va
   if (fact == "name") arch.name = text();
   else if (fact == "generation") arch.generation = text();
   else if (fact == "llvm_cpu") arch.llvm_cpu = text();
+  else if (fact == "target") arch.target = text();
   else if (fact == "wave_size") arch.wave_size = value.integer();
   else if (fact == "max_workgroup_size") arch.max_workgroup_size = value.integer();
   else if (fact == "lds_bytes") arch.lds_bytes = value.integer();
   else if (fact == "lds_bytes_per_cu") arch.lds_bytes_per_cu = value.integer();
+  else if (fact == "lds_reserved_bytes") arch.lds_reserved_bytes = value.integer();
   else if (fact == "compute_unit") arch.compute_unit = text();
   else if (fact == "simds_per_cu") arch.simds_per_cu = value.integer();
   else if (fact == "max_waves_per_simd") arch.max_waves_per_simd = value.integer();
@@ -112,5 +114,7 @@ const ArchTarget& get_arch(std::string_view name) {
   }
   throw UnknownArchError("unknown arch '" + std::string(name) + "'; known: " + util::join(arch_names(), ", "));
 }
+
+const Target& ArchTarget::vendor_target() const { return get_target(target); }
 
 }  // namespace rocke::arch

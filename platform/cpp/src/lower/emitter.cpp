@@ -43,7 +43,7 @@ const std::string& str_attr(const ir::Op& op, std::string_view name) {
 FunctionEmitter::FunctionEmitter(const arch::ArchTarget& arch_, const arch::Flavor& flavor_,
                                  const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets_,
                                  LowerOp lower_op_)
-    : arch(arch_), lower_op(lower_op_), flavor(flavor_), lds_offsets(lds_offsets_) {}
+    : arch(arch_), target(arch_.vendor_target()), lower_op(lower_op_), flavor(flavor_), lds_offsets(lds_offsets_) {}
 
 void FunctionEmitter::label(std::string_view name) {
   body.append(name);
@@ -117,7 +117,11 @@ const std::string& FunctionEmitter::bind(const ir::Value& value) {
 
 void FunctionEmitter::alias(const ir::Value& value, std::string text) { value_slot(value.id) = std::move(text); }
 
-Typed FunctionEmitter::typed(const ir::Value& value) const { return Typed{llvm_type(value.type), ref(value)}; }
+Typed FunctionEmitter::typed(const ir::Value& value) const { return Typed{lower::llvm_type(value.type, target), ref(value)}; }
+
+const std::string& FunctionEmitter::llvm_type(const ir::Type& ty) const { return lower::llvm_type(ty, target); }
+
+std::string FunctionEmitter::pointer_text(std::string_view space) const { return lower::pointer_text(space, target); }
 
 LowerError FunctionEmitter::error(std::string what) const { return LowerError(where(), std::move(what)); }
 
@@ -233,7 +237,7 @@ void FunctionEmitter::call_named(std::string_view name, CallArgs args, CallResul
 
 template <class Args>
 void FunctionEmitter::emit_call_into(const arch::IntrinsicDecl& decl, const Args& args, const ir::Value& result) {
-  const std::string& result_type = llvm_type(result.type);
+  const std::string& result_type = lower::llvm_type(result.type, target);
   if (decl.ret == result_type) {
     emit_call(decl, args, bind(result));
     return;
@@ -262,7 +266,7 @@ void FunctionEmitter::call_float(const arch::IntrinsicDef& row, const ir::Op& op
 }
 
 std::string FunctionEmitter::operand_as(const ir::Value& value, std::string_view want) {
-  if (llvm_type(value.type) == want) return ref(value);
+  if (lower::llvm_type(value.type, target) == want) return ref(value);
   std::string cast = temp();
   emit(cast, " = bitcast ", typed(value), " to ", want);
   return cast;

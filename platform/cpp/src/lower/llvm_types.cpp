@@ -50,15 +50,15 @@ std::string hex4(unsigned bits) {
 
 }  // namespace
 
-const std::string& scalar_text(const ir::Type& scalar) { return arch::target_facts().llvm_scalar(scalar.name()); }
+const std::string& scalar_text(const ir::Type& scalar) { return arch::llvm_facts().llvm_scalar(scalar.name()); }
 
 namespace {
 
-std::string spell_llvm_type(const ir::Type& ty) {
+std::string spell_llvm_type(const ir::Type& ty, const arch::Target& target) {
   if (ty.is_scalar()) return scalar_text(ty);
   if (ty.is_vec()) return util::cat("<", std::to_string(ty.lanes()), " x ", scalar_text(ty.element()), ">");
-  if (ty.is_ptr()) return pointer_text(ty.space());
-  return pointer_text("rsrc");
+  if (ty.is_ptr()) return pointer_text(ty.space(), target);
+  return target.rsrc_type;
 }
 
 }  // namespace
@@ -79,58 +79,65 @@ std::string spell_gep_type(const ir::Type& pointee) {
   return scalar_text(pointee);
 }
 
-Spelling spell(const ir::Type& ty) {
+Spelling spell(const ir::Type& ty, const arch::Target& target) {
   std::string gep = ty.is_scalar() || ty.is_vec() ? spell_gep_type(ty) : std::string();
-  return Spelling{spell_llvm_type(ty), ty.element().is_float(), std::move(gep)};
+  return Spelling{spell_llvm_type(ty, target), ty.element().is_float(), std::move(gep)};
 }
 
-// Spelled once per type and thread: a kernel asks for the same few types on every op (the map's
-// nodes never move, so the texts can be handed out by reference). A small direct-mapped table in
-// front of the map answers most asks with one compare.
-[[gnu::noinline]] const Spelling& spelled(const ir::Type& ty) {
-  thread_local std::unordered_map<ir::Type, Spelling> spellings;
-  auto found = spellings.find(ty);
-  if (found == spellings.end()) found = spellings.emplace(ty, spell(ty)).first;
+// A type's four bytes and its target's index as one key: Type is its kind, scalar, lanes and space,
+// one byte each and no padding, so equal keys are equal types on one target.
+static_assert(sizeof(ir::Type) == 4 && std::is_trivially_copyable_v<ir::Type>);
+std::uint64_t type_key(const ir::Type& ty, const arch::Target& target) {
+  std::uint32_t key;
+  std::memcpy(&key, &ty, sizeof key);
+  return static_cast<std::uint64_t>(target.index) << 32 | key;
+}
+
+// Spelled once per type, target and thread: a kernel asks for the same few types on every op (the
+// map's nodes never move, so the texts can be handed out by reference). A small direct-mapped table
+// in front of the map answers most asks with one compare.
+[[gnu::noinline]] const Spelling& spelled(const ir::Type& ty, const arch::Target& target) {
+  thread_local std::unordered_map<std::uint64_t, Spelling> spellings;
+  std::uint64_t key = type_key(ty, target);
+  auto found = spellings.find(key);
+  if (found == spellings.end()) found = spellings.emplace(key, spell(ty, target)).first;
   return found->second;
 }
 
-// A type's four bytes as one key: Type is its kind, scalar, lanes and space, one byte each and no
-// padding, so equal keys are equal types.
-static_assert(sizeof(ir::Type) == 4 && std::is_trivially_copyable_v<ir::Type>);
-std::uint32_t type_key(const ir::Type& ty) {
-  std::uint32_t key;
-  std::memcpy(&key, &ty, sizeof key);
-  return key;
-}
-
 struct Recent {
-  std::uint32_t key = 0;
+  std::uint64_t key = 0;
   const Spelling* spelling = nullptr;  // nullptr: an empty slot
 };
 constexpr unsigned kRecentBits = 6;
 // Constant-initialized, so reading it needs no per-thread initialization check.
 thread_local std::array<Recent, std::size_t{1} << kRecentBits> recent_spellings;
 
-[[gnu::noinline]] const Spelling& spelling_miss(const ir::Type& ty, Recent& slot) {
-  const Spelling& found = spelled(ty);
-  slot = Recent{type_key(ty), &found};
+[[gnu::noinline]] const Spelling& spelling_miss(const ir::Type& ty, const arch::Target& target, Recent& slot) {
+  const Spelling& found = spelled(ty, target);
+  slot = Recent{type_key(ty, target), &found};
   return found;
 }
 
 // The lowering asks for a type's spelling several times per op: a hit is a multiply, a load and
 // a compare, with the table's miss path out of line.
-inline const Spelling& spelling(const ir::Type& ty) {
-  const std::uint32_t key = type_key(ty);
-  Recent& slot = recent_spellings[(key * 0x9E3779B1u) >> (32 - kRecentBits)];
+inline const Spelling& spelling(const ir::Type& ty, const arch::Target& target) {
+  const std::uint64_t key = type_key(ty, target);
+  Recent& slot = recent_spellings[(key * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits)];
   if (slot.spelling != nullptr && slot.key == key) [[likely]] return *slot.spelling;
-  return spelling_miss(ty, slot);
+  return spelling_miss(ty, target, slot);
+}
+
+// The first target: float_elem and gep_type read only what no target changes.
+const arch::Target& any_target() {
+  static const arch::Target& first = arch::targets().front();
+  return first;
 }
 
 }  // namespace
 
-const std::string& llvm_type(const ir::Type& ty) { return spelling(ty).text; }
+const std::string& llvm_type(const ir::Type& ty, const arch::Target& target) { return spelling(ty, target).text; }
 
-bool float_elem(const ir::Type& ty) { return spelling(ty).float_elem; }
+bool float_elem(const ir::Type& ty) { return spelling(ty, any_target()).float_elem; }
 
 ir::Type elem_of(const ir::Type& ty) { return ty.element(); }
 
@@ -138,13 +145,13 @@ std::int64_t lanes_of(const ir::Type& ty) { return ty.is_vec() ? ty.lanes() : 0;
 
 ir::Type pointee_of(const ir::Type& ty) { return ty.pointee(); }
 
-std::string pointer_text(std::string_view space) {
-  return util::cat("ptr addrspace(", std::to_string(arch::target_facts().address_space(space)), ")");
+std::string pointer_text(std::string_view space, const arch::Target& target) {
+  return util::cat("ptr addrspace(", std::to_string(target.address_space(space)), ")");
 }
 
 std::string gep_type(const ir::Type& pointee) {
   // Spelled once per type, with its LLVM type (a load or store asks on every access).
-  if (pointee.is_scalar() || pointee.is_vec()) return spelling(pointee).gep;
+  if (pointee.is_scalar() || pointee.is_vec()) return spelling(pointee, any_target()).gep;
   return spell_gep_type(pointee);
 }
 

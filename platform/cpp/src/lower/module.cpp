@@ -4,13 +4,35 @@
 #include <algorithm>
 #include <utility>
 
+#include "rocke/errors.hpp"
 #include "rocke/ir/verifier.hpp"
 #include "rocke/lower/dispatch.hpp"
 #include "rocke/lower/lds.hpp"
 #include "rocke/lower/llvm_types.hpp"
+#include "rocke/lower/nvptx/module.hpp"
 #include "rocke/util/strings.hpp"
 
 namespace rocke::lower {
+
+namespace {
+
+std::vector<std::string> no_metadata(const ir::KernelDef&, const arch::ArchTarget&) { return {}; }
+
+// The kernel attributes and closing metadata of a target's modules (Python's MODULE_PARTS).
+struct ModuleParts {
+  std::vector<std::string> (*attributes)(const ir::KernelDef&, const arch::ArchTarget&);
+  std::vector<std::string> (*metadata)(const ir::KernelDef&, const arch::ArchTarget&);
+};
+
+const ModuleParts& module_parts(const arch::Target& target) {
+  static const ModuleParts amdgcn{&kernel_attributes, &no_metadata};
+  static const ModuleParts nvptx{&nvptx::kernel_attributes, &nvptx::module_metadata};
+  if (target.name == "nvptx") return nvptx;
+  if (target.name == "amdgcn") return amdgcn;
+  throw KeyError(util::cat("'", target.name, "'"));
+}
+
+}  // namespace
 
 std::string lower(const ir::KernelDef& kernel, std::string_view arch, std::string_view flavor) {
   arch::get_flavor(flavor);  // an unknown flavor is reported before an unknown arch, as in Python
@@ -34,10 +56,11 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   thread_local std::size_t last_size = 0;
   std::string& out = em.body;
   out.reserve(last_size + last_size / 8 + 1024);
-  out.append("target datalayout = \"").append(row.datalayout).append("\"\n");
-  out.append("target triple = \"").append(arch::target_facts().triple).append("\"\n\n");
+  const arch::Target& vendor = em.target;
+  out.append("target datalayout = \"").append(vendor.datalayout(row.name)).append("\"\n");
+  out.append("target triple = \"").append(vendor.triple).append("\"\n\n");
   if (lds.size != 0) out.append(pool_global(lds)).append("\n\n");
-  out.append("define amdgpu_kernel void @").append(kernel.name).append("(");
+  out.append("define ").append(vendor.kernel_cc).append(" void @").append(kernel.name).append("(");
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     if (i != 0) out.append(", ");
     append_param_text(out, kernel.params[i], row, em);
@@ -56,7 +79,13 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
     for (const arch::IntrinsicDecl* decl : decls) out.append(decl->text()).append("\n");
     out.append("\n");
   }
-  out.append("attributes #0 = { ").append(util::join(kernel_attributes(kernel, target), " ")).append(" }\n");
+  const ModuleParts& parts = module_parts(vendor);
+  out.append("attributes #0 = { ").append(util::join(parts.attributes(kernel, target), " ")).append(" }\n");
+  std::vector<std::string> tail = parts.metadata(kernel, target);
+  if (!tail.empty()) {
+    out.append("\n");
+    for (const std::string& line : tail) out.append(line).append("\n");
+  }
   last_size = out.size();
   return std::move(out);
 }
@@ -70,7 +99,7 @@ std::string param_text(const ir::Param& param, const arch::Flavor& flavor, Funct
 
 void append_param_text(std::string& out, const ir::Param& param, const arch::Flavor& flavor, FunctionEmitter& em) {
   const ir::Value& value = *param.value;
-  out += llvm_type(value.type);
+  out += em.llvm_type(value.type);
   auto part = [&out](std::string_view text) {  // the parts joined with " "
     out += ' ';
     out += text;

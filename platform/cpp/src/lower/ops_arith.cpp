@@ -82,7 +82,7 @@ void lower_remf(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& lhs = *op.operands[0];
   const ir::Value& rhs = *op.operands[1];
   const ir::Value& result = *op.results[0];
-  const std::string& ty = llvm_type(lhs.type);
+  const std::string& ty = em.llvm_type(lhs.type);
   if (elem_of(lhs.type).name() != "bf16") {
     const std::string& name = em.bind(result);
     em.emit(name, " = frem ", ty, " ", em.ref(lhs), ", ", em.ref(rhs));
@@ -107,7 +107,7 @@ void lower_negf(FunctionEmitter& em, const ir::Op& op) {
 void lower_minmax(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& lhs = *op.operands[0];
   const ir::Value& rhs = *op.operands[1];
-  const std::string& ty = llvm_type(lhs.type);
+  const std::string& ty = em.llvm_type(lhs.type);
   std::string cond_ty = lanes_of(lhs.type) ? util::cat("<", std::to_string(lanes_of(lhs.type)), " x i1>") : "i1";
   std::string cond = em.temp();
   em.emit(cond, " = icmp ", lookup(kMinmax, op.opcode), " ", ty, " ", em.ref(lhs), ", ", em.ref(rhs));
@@ -136,7 +136,7 @@ void lower_select(FunctionEmitter& em, const ir::Op& op) {
 void lower_cast(FunctionEmitter& em, const ir::Op& op, std::string_view inst) {
   const ir::Value& result = *op.results[0];
   const std::string& name = em.bind(result);
-  em.emit(name, " = ", inst, " ", em.typed(*op.operands[0]), " to ", llvm_type(result.type));
+  em.emit(name, " = ", inst, " ", em.typed(*op.operands[0]), " to ", em.llvm_type(result.type));
 }
 
 template <std::size_t I>

@@ -40,7 +40,7 @@ std::string emit_block_dim(FunctionEmitter& em, std::string_view dim, std::optio
   std::string field = em.temp();
   std::string size = em.temp();
   if (!result.has_value()) result = em.temp();
-  const std::string& constant = pointer_text("constant");
+  const std::string& constant = em.pointer_text("constant");
   em.call_named("llvm.amdgcn.dispatch.ptr", {}, packet);
   em.emit(field, " = getelementptr inbounds i8, ", constant, " ", packet, ", i64 ", offset);
   em.emit(size, " = load i16, ", constant, " ", field, ", align ", align);

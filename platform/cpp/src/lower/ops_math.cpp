@@ -19,13 +19,13 @@ constexpr std::pair<std::string_view, std::string_view> kIntrinsics[] = {
 void lower_rcp(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& x = *op.operands[0];
   const std::string& name = em.bind(*op.results[0]);
-  em.emit(name, " = fdiv afn ", llvm_type(x.type), " ", splat_const(1.0, x.type), ", ", em.ref(x));
+  em.emit(name, " = fdiv afn ", em.llvm_type(x.type), " ", splat_const(1.0, x.type), ", ", em.ref(x));
 }
 
 // 1 / sqrt(x), approximate (afn on both: hardware square root and reciprocal).
 void lower_rsqrt(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& x = *op.operands[0];
-  const std::string& ty = llvm_type(x.type);
+  const std::string& ty = em.llvm_type(x.type);
   const arch::IntrinsicDecl& decl = em.declare(arch::intrinsic_def("llvm.sqrt.{M}"), elem_of(x.type).name(),
                                                lanes_of(x.type));
   std::string root = em.temp();

@@ -16,9 +16,9 @@ constexpr std::pair<std::int64_t, std::string_view> kBufferSuffixes[] = {
     {1, "i8"}, {2, "i16"}, {4, "i32"}, {8, "v2i32"}, {12, "v3i32"}, {16, "v4i32"}};
 constexpr std::string_view kBufferSizesText = "1, 2, 4, 8, 12 or 16";
 
-std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
-
 }  // namespace
+
+std::string_view pointee_space(const ir::Value& ptr) { return ptr.type.space(); }
 
 std::string emit_gep(FunctionEmitter& em, const ir::Value& ptr, const ir::Value& index,
                      std::optional<std::string> result) {
@@ -42,7 +42,7 @@ void lower_load(FunctionEmitter& em, const ir::Op& op) {
   std::string address = emit_gep(em, ptr, index);
   const ir::Value& result = *op.results[0];
   const std::string& name = em.bind(result);
-  em.emit(name, " = load ", llvm_type(result.type), ", ", llvm_type(ptr.type), " ", address, ", align ",
+  em.emit(name, " = load ", em.llvm_type(result.type), ", ", em.llvm_type(ptr.type), " ", address, ", align ",
                     access_align(op, ptr));
 }
 
@@ -51,7 +51,7 @@ void lower_store(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& index = *op.operands[1];
   const ir::Value& value = *op.operands[2];
   std::string address = emit_gep(em, ptr, index);
-  em.emit("store ", em.typed(value), ", ", llvm_type(ptr.type), " ", address, ", align ",
+  em.emit("store ", em.typed(value), ", ", em.llvm_type(ptr.type), " ", address, ", align ",
                     access_align(op, ptr));
 }
 
@@ -61,7 +61,7 @@ void lower_ptr_add(FunctionEmitter& em, const ir::Op& op) {
 
 void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  const std::string& lds = pointer_text("lds");
+  const std::string& lds = em.pointer_text("lds");
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
   const std::string& name = em.bind(result);
@@ -81,7 +81,7 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   std::string_view base_text = em.ref(base);
   if (pointee_space(base) != "global") {
     cast = em.temp();
-    em.emit(cast, " = addrspacecast ", em.typed(base), " to ", pointer_text("global"));
+    em.emit(cast, " = addrspacecast ", em.typed(base), " to ", em.pointer_text("global"));
     base_text = cast;
   }
   std::string wide;
@@ -96,7 +96,8 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
   em.call(decl, {base_text, "0", count_text, i32_text(em.arch.buffer_rsrc_word3)}, name);
 }
 
-// The kBufferSuffixes entry (the intrinsic suffix) of the buffer access moving a value_type.
+}  // namespace
+
 std::size_t buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
   std::int64_t size = byte_size(value_type);
   for (std::size_t at = 0; at < std::size(kBufferSuffixes); ++at) {
@@ -105,6 +106,8 @@ std::size_t buffer_type(FunctionEmitter& em, const ir::Type& value_type) {
   throw em.error(util::cat("a buffer access of ", value_type.text(), " moves ", std::to_string(size),
                            " bytes; raw buffer accesses move ", kBufferSizesText, " bytes"));
 }
+
+namespace {
 
 // The row of prefix + the suffix of entry `at`, found once per entry (slots: one per entry).
 const arch::IntrinsicDef& buffer_intrinsic(std::atomic<const arch::IntrinsicDef*> (&slots)[std::size(kBufferSuffixes)],
@@ -140,29 +143,31 @@ void lower_atomic_add_f32(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& value = *op.operands[2];
   std::string address = emit_gep(em, ptr, index);
   std::string old = em.temp();
-  em.emit(old, " = atomicrmw fadd ", llvm_type(ptr.type), " ", address, ", ", em.typed(value),
+  em.emit(old, " = atomicrmw fadd ", em.llvm_type(ptr.type), " ", address, ", ", em.typed(value),
                     " syncscope(\"agent\") monotonic, align 4");
 }
 
-Lowerings build() {
-  return Lowerings{
+}  // namespace
+
+const Lowerings& shared_lowerings() {
+  static const Lowerings table{
       {"mem.load", &lower_load},
       {"mem.lds_load", &lower_load},
       {"mem.store", &lower_store},
       {"mem.lds_store", &lower_store},
       {"mem.ptr_add", &lower_ptr_add},
       {"mem.lds_alloc", &lower_lds_alloc},
+  };
+  return table;
+}
+
+const Lowerings& lowerings() {
+  static const Lowerings table{
       {"mem.make_rsrc", &lower_make_rsrc},
       {"mem.buffer_load", &lower_buffer_load},
       {"mem.buffer_store", &lower_buffer_store},
       {"mem.atomic_add_f32", &lower_atomic_add_f32},
   };
-}
-
-}  // namespace
-
-const Lowerings& lowerings() {
-  static const Lowerings table = build();
   return table;
 }
 

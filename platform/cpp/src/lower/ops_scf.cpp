@@ -45,7 +45,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   std::vector<std::string> iter_names;
   for (std::size_t i = 1; i < region.args.size(); ++i) iter_names.push_back(em.bind(*region.args[i]));
   std::string cond = em.temp();
-  const std::string& iv_type = llvm_type(lb.type);
+  const std::string& iv_type = em.llvm_type(lb.type);
   em.emit(cond, " = icmp slt ", iv_type, " ", iv_name, ", ", em.ref(ub));
   em.emit("br i1 ", cond, ", label %", body, ", label %", exit);
   em.label(body);
@@ -62,7 +62,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   if (iter_names.size() != inits || yielded.size() != inits) throw ValueError("zip() arguments differ in length");
   for (std::size_t i = 0; i < inits; ++i) {
     const ir::Value& init = *op.operands[3 + i];
-    phis.append(util::cat("  ", iter_names[i], " = phi ", llvm_type(init.type), " [ ", em.ref(init), ", %", entering,
+    phis.append(util::cat("  ", iter_names[i], " = phi ", em.llvm_type(init.type), " [ ", em.ref(init), ", %", entering,
                           " ], [ ", em.ref(*yielded[i]), ", %", latch, " ]\n"));
   }
   em.body.insert(phi_at, phis);
@@ -71,7 +71,7 @@ void lower_for(FunctionEmitter& em, const ir::Op& op) {
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
     const std::string& name = em.bind(result);
-    em.emit(name, " = phi ", llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]");
+    em.emit(name, " = phi ", em.llvm_type(result.type), " [ ", iter_names[i], ", %", header, " ]");
   }
 }
 
@@ -105,7 +105,7 @@ void lower_if(FunctionEmitter& em, const ir::Op& op) {
   for (std::size_t i = 0; i < op.results.size(); ++i) {
     const ir::Value& result = *op.results[i];
     const std::string& name = em.bind(result);
-    em.emit(name, " = phi ", llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
+    em.emit(name, " = phi ", em.llvm_type(result.type), " [ ", em.ref(*then_values[i]), ", %", then_end,
                       " ], [ ", em.ref(*else_values[i]), ", %", else_end, " ]");
   }
 }

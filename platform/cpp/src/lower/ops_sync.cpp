@@ -72,11 +72,15 @@ std::int64_t limit_of(const Pairs& pairs, std::string_view counter) {
 
 }  // namespace
 
+const Lowerings& shared_lowerings() {
+  static const Lowerings table{{"sync.waitcnt", &lower_waitcnt}};
+  return table;
+}
+
 const Lowerings& lowerings() {
   static const Lowerings table{
       {"sync.barrier", &lower_barrier},
       {"sync.wave_lds_fence", &lower_wave_lds_fence},
-      {"sync.waitcnt", &lower_waitcnt},
   };
   return table;
 }

@@ -26,7 +26,7 @@ void lower_insert(FunctionEmitter& em, const ir::Op& op) {
 // insertelement into lane 0 of poison, then a zero-mask shufflevector.
 void lower_splat(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
-  const std::string& ty = llvm_type(result.type);
+  const std::string& ty = em.llvm_type(result.type);
   std::int64_t lanes = lanes_of(result.type);
   std::string first = em.temp();
   em.emit(first, " = insertelement ", ty, " poison, ", em.typed(*op.operands[0]), ", i64 0");
@@ -38,7 +38,7 @@ void lower_splat(FunctionEmitter& em, const ir::Op& op) {
 void lower_bitcast(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& result = *op.results[0];
   const std::string& name = em.bind(result);
-  em.emit(name, " = bitcast ", em.typed(*op.operands[0]), " to ", llvm_type(result.type));
+  em.emit(name, " = bitcast ", em.typed(*op.operands[0]), " to ", em.llvm_type(result.type));
 }
 
 }  // namespace

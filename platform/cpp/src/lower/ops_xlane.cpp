@@ -9,15 +9,18 @@
 
 namespace rocke::lower::ops_xlane {
 
+std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
+
+void call_i32(FunctionEmitter& em, const ir::Op& op, const arch::IntrinsicDef& row, CallArgs args) {
+  em.call_into(em.declare(row), args, *op.results[0]);
+}
+
 namespace {
 
 // ds_swizzle bitmask mode (offset bit 15 clear): and_mask = bits 0-4, or_mask = bits 5-9,
 // xor_mask = bits 10-14, acting within each group of 32 lanes.
 constexpr std::int64_t kSwizzleXorShift = 10;
 constexpr std::int64_t kSwizzleAndAll = 0x1F;
-
-// value as i32 text (f32 is bitcast; the cross-lane intrinsics move 32-bit words).
-std::string as_i32(FunctionEmitter& em, const ir::Value& value) { return em.operand_as(value, "i32"); }
 
 // The cross-lane intrinsics, each found by name once.
 template <const std::string_view& Name>
@@ -28,11 +31,6 @@ const arch::IntrinsicDef& xlane_intrinsic() {
 constexpr std::string_view kSwizzle = "llvm.amdgcn.ds.swizzle";
 constexpr std::string_view kBpermute = "llvm.amdgcn.ds.bpermute";
 constexpr std::string_view kReadfirstlane = "llvm.amdgcn.readfirstlane.i32";
-
-// result = row(args) on i32 words, bitcast back to the result type when it is f32.
-void call_i32(FunctionEmitter& em, const ir::Op& op, const arch::IntrinsicDef& row, CallArgs args) {
-  em.call_into(em.declare(row), args, *op.results[0]);
-}
 
 void lower_ds_swizzle(FunctionEmitter& em, const ir::Op& op) {
   std::string x = as_i32(em, *op.operands[0]);

@@ -1,9 +1,9 @@
 // rocKE C++ engine: LLVM flavors, the generated twin of data/flavors.toml.
 // Python twin: rocke/arch/flavors.py
 //
-// A flavor is the LLVM major whose IR the lowerer writes: its datalayout, its spelling of the
-// "not captured" parameter attribute and its intrinsic declaration overrides. [target] holds
-// what every flavor shares (triple, scalar type spellings, address space numbers). The lowerer
+// A flavor is the LLVM major whose IR the lowerer writes: its spelling of the "not captured"
+// parameter attribute and its intrinsic declaration overrides. [llvm] holds what every flavor and
+// target shares (scalar type spellings); what differs per target is arch/targets.hpp. The lowerer
 // is the only reader.
 #pragma once
 
@@ -28,7 +28,6 @@ struct Flavor {
   std::int64_t llvm_major = 0;
   std::string llvmlite_min;
   std::string llvmlite_max;
-  std::string datalayout;
   std::string nocapture;
   std::vector<IntrinsicOverride> intrinsic_overrides;
 
@@ -36,24 +35,20 @@ struct Flavor {
   const IntrinsicOverride* override_for(std::string_view intrinsic) const;
 };
 
-// The [target] section: LLVM facts every flavor shares.
-struct TargetFacts {
-  std::string triple;
-  std::vector<std::pair<std::string, std::string>> scalar_types;     // (rocke.ir scalar, LLVM type)
-  std::vector<std::pair<std::string, std::int64_t>> address_spaces;  // (rocke.ir space or "rsrc", number)
+// The [llvm] section: LLVM facts every flavor and target shares.
+struct LlvmFacts {
+  std::vector<std::pair<std::string, std::string>> scalar_types;  // (rocke.ir scalar, LLVM type)
 
   // ValueError "no LLVM spelling for scalar type '...'" for an unknown name.
   const std::string& llvm_scalar(std::string_view ir_name) const;
-  // ValueError "no LLVM address space for '...'" for an unknown space.
-  std::int64_t address_space(std::string_view ir_space) const;
 };
 
 // Every flavor, in file order (sorted by name).
 const std::vector<Flavor>& flavors();
 // FLAVOR_NAMES
 const std::vector<std::string>& flavor_names();
-// TARGET
-const TargetFacts& target_facts();
+// LLVM
+const LlvmFacts& llvm_facts();
 // The flavor called name; ValueError "unknown flavor '...'; known flavors: ..." otherwise.
 const Flavor& get_flavor(std::string_view name);
 

@@ -30,7 +30,8 @@ struct MmaOperand {
   std::string name;       // "a", "b" or "c" (C and D share one layout)
   std::string dtype;      // rocke IR element type
   std::int64_t length = 0;
-  std::string llvm_elem;  // element type of the intrinsic's vector, e.g. i16 for gfx942 bf16
+  std::int64_t parts = 1;  // LLVM arguments the fragment is passed as: 1 = one vector, else parts llvm_elem values
+  std::string llvm_elem;  // element type of the intrinsic's vector (i16 for gfx942 bf16), or each part's type
   std::int64_t replication = 0;
   std::string row;
   std::string col;
@@ -40,7 +41,19 @@ struct MmaOperand {
   LayoutExpr col_expr;
 
   std::string ir_type_text() const { return util::cat("vec<", dtype, "x", std::to_string(length), ">"); }
-  std::string llvm_type() const { return util::cat("<", std::to_string(length), " x ", llvm_elem, ">"); }
+  // The LLVM type of the whole fragment as the intrinsic sees it: the vector "<4 x i16>" (one part)
+  // or the struct "{ float, float, float, float }" (a result in parts).
+  std::string llvm_type() const {
+    if (parts == 1) return util::cat("<", std::to_string(length), " x ", llvm_elem, ">");
+    std::string out = "{ ";
+    for (std::int64_t i = 0; i < parts; ++i) out.append(i == 0 ? "" : ", ").append(llvm_elem);
+    return out.append(" }");
+  }
+  // The intrinsic's argument types for this operand: the vector, or one per part.
+  std::vector<std::string> llvm_arg_types() const {
+    if (parts == 1) return {llvm_type()};
+    return std::vector<std::string>(static_cast<std::size_t>(parts), llvm_elem);
+  }
   // (row, col) of the tile element held in slot of lane.
   std::pair<std::int64_t, std::int64_t> coords(std::int64_t lane, std::int64_t slot) const {
     return {row_expr(lane, slot), col_expr(lane, slot)};

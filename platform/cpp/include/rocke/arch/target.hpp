@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "rocke/arch/targets.hpp"
 #include "rocke/ir/archlike.hpp"
 
 namespace rocke::arch {
@@ -20,10 +21,12 @@ struct ArchTarget : ir::ArchLike {
   std::string name;
   std::string generation;
   std::string llvm_cpu;
+  std::string target;  // the targets.toml row: triple, calling convention, address spaces, toolchain
   std::int64_t wave_size = 0;
   std::int64_t max_workgroup_size = 0;
   std::int64_t lds_bytes = 0;         // most LDS one workgroup may allocate
   std::int64_t lds_bytes_per_cu = 0;  // LDS shared by the workgroups resident on one CU/WGP
+  std::int64_t lds_reserved_bytes = 0;  // LDS the system reserves per resident workgroup (NVIDIA: 1 KiB)
   std::string compute_unit;           // "cu" or "wgp"
   std::int64_t simds_per_cu = 0;
   std::int64_t max_waves_per_simd = 0;
@@ -45,6 +48,8 @@ struct ArchTarget : ir::ArchLike {
   std::vector<std::string> features;
 
   const std::string& arch_name() const override { return name; }
+  // The targets.toml row of this arch (Python's vendor_target).
+  const Target& vendor_target() const;
   // Whether this arch has feature; an undeclared feature name is UnknownFeatureError.
   bool has_feature(std::string_view feature) const override;
   // rocke.ir types of the A, B and C/D fragments of op_id on this arch, else nullopt.

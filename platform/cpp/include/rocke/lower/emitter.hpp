@@ -96,6 +96,7 @@ class FunctionEmitter {
                   const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets, LowerOp lower_op);
 
   const arch::ArchTarget& arch;
+  const arch::Target& target;  // triple, address spaces, buffer resource type
   LowerOp lower_op;  // lowers one op (the dispatcher), also for ops inside regions
   const arch::Flavor& flavor;
   const std::unordered_map<std::int64_t, std::int64_t>& lds_offsets;  // lds_alloc result id -> pool offset
@@ -139,6 +140,9 @@ class FunctionEmitter {
     return *found;
   }
   Typed typed(const ir::Value& value) const;
+  // ty as LLVM IR text on this kernel's target.
+  const std::string& llvm_type(const ir::Type& ty) const;
+  std::string pointer_text(std::string_view space) const;
 
   // --- errors
   LowerError error(std::string what) const;

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "rocke/arch/targets.hpp"
 #include "rocke/ir/attrs.hpp"
 #include "rocke/ir/types.hpp"
 
@@ -20,7 +21,7 @@ inline constexpr std::int64_t kMaxNaturalAlign = 16;
 const std::string& scalar_text(const ir::Type& scalar);
 // LLVM spelling of a rocke.ir type: i32, half, <4 x float>, ptr addrspace(1), ptr addrspace(8).
 // Spelled once per type and thread: the reference stays valid for the thread's lifetime.
-const std::string& llvm_type(const ir::Type& ty);
+const std::string& llvm_type(const ir::Type& ty, const arch::Target& target);
 // elem_of(ty).is_float(): a float scalar or a vector of floats (remembered per type, like
 // llvm_type).
 bool float_elem(const ir::Type& ty);
@@ -29,7 +30,7 @@ ir::Type elem_of(const ir::Type& ty);
 // Lanes of a vector type, 0 for a scalar (the convention of overloaded intrinsic spellings).
 std::int64_t lanes_of(const ir::Type& ty);
 ir::Type pointee_of(const ir::Type& ty);
-std::string pointer_text(std::string_view space);
+std::string pointer_text(std::string_view space, const arch::Target& target);
 // The element type a getelementptr steps over: the scalar, or a packed array for a vector.
 std::string gep_type(const ir::Type& pointee);
 std::int64_t byte_size(const ir::Type& ty);

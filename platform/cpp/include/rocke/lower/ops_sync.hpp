@@ -7,6 +7,9 @@
 
 namespace rocke::lower::ops_sync {
 
+// Data-driven by the arch's waitcnt_model, so every target shares it.
+const Lowerings& shared_lowerings();
+// The amdgcn target's barrier and fence.
 const Lowerings& lowerings();
 
 }  // namespace rocke::lower::ops_sync

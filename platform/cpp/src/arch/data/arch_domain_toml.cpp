@@ -11,730 +11,1130 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 4)
     T("", 1, 3),
     S("format", "rocke.arch_domain/1"),
-    // [2] llvm20 -> [4, 64)
-    T("llvm20", 4, 60),
-    // [3] llvm22 -> [64, 124)
-    T("llvm22", 64, 60),
-    // [4] llvm20.llvm.amdgcn.workitem.id.x -> [124, 128)
-    T("llvm.amdgcn.workitem.id.x", 124, 4),
-    // [5] llvm20.llvm.amdgcn.workitem.id.y -> [128, 132)
-    T("llvm.amdgcn.workitem.id.y", 128, 4),
-    // [6] llvm20.llvm.amdgcn.workitem.id.z -> [132, 136)
-    T("llvm.amdgcn.workitem.id.z", 132, 4),
-    // [7] llvm20.llvm.amdgcn.workgroup.id.x -> [136, 140)
-    T("llvm.amdgcn.workgroup.id.x", 136, 4),
-    // [8] llvm20.llvm.amdgcn.workgroup.id.y -> [140, 144)
-    T("llvm.amdgcn.workgroup.id.y", 140, 4),
-    // [9] llvm20.llvm.amdgcn.workgroup.id.z -> [144, 148)
-    T("llvm.amdgcn.workgroup.id.z", 144, 4),
-    // [10] llvm20.llvm.amdgcn.dispatch.ptr -> [148, 152)
-    T("llvm.amdgcn.dispatch.ptr", 148, 4),
-    // [11] llvm20.llvm.amdgcn.mbcnt.lo -> [152, 156)
-    T("llvm.amdgcn.mbcnt.lo", 152, 4),
-    // [12] llvm20.llvm.amdgcn.mbcnt.hi -> [156, 160)
-    T("llvm.amdgcn.mbcnt.hi", 156, 4),
-    // [13] llvm20.llvm.amdgcn.readfirstlane.i32 -> [160, 164)
-    T("llvm.amdgcn.readfirstlane.i32", 160, 4),
-    // [14] llvm20.llvm.amdgcn.ds.swizzle -> [164, 168)
-    T("llvm.amdgcn.ds.swizzle", 164, 4),
-    // [15] llvm20.llvm.amdgcn.ds.bpermute -> [168, 172)
-    T("llvm.amdgcn.ds.bpermute", 168, 4),
-    // [16] llvm20.llvm.amdgcn.s.barrier -> [172, 176)
-    T("llvm.amdgcn.s.barrier", 172, 4),
-    // [17] llvm20.llvm.amdgcn.s.waitcnt -> [176, 180)
-    T("llvm.amdgcn.s.waitcnt", 176, 4),
-    // [18] llvm20.llvm.amdgcn.s.wait.loadcnt -> [180, 184)
-    T("llvm.amdgcn.s.wait.loadcnt", 180, 4),
-    // [19] llvm20.llvm.amdgcn.s.wait.dscnt -> [184, 188)
-    T("llvm.amdgcn.s.wait.dscnt", 184, 4),
-    // [20] llvm20.llvm.amdgcn.s.wait.kmcnt -> [188, 192)
-    T("llvm.amdgcn.s.wait.kmcnt", 188, 4),
-    // [21] llvm20.llvm.amdgcn.make.buffer.rsrc.p8.p1 -> [192, 196)
-    T("llvm.amdgcn.make.buffer.rsrc.p8.p1", 192, 4),
-    // [22] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i8 -> [196, 200)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i8", 196, 4),
-    // [23] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i16 -> [200, 204)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i16", 200, 4),
-    // [24] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i32 -> [204, 208)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i32", 204, 4),
-    // [25] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v2i32 -> [208, 212)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v2i32", 208, 4),
-    // [26] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v3i32 -> [212, 216)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v3i32", 212, 4),
-    // [27] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v4i32 -> [216, 220)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v4i32", 216, 4),
-    // [28] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i8 -> [220, 224)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i8", 220, 4),
-    // [29] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i16 -> [224, 228)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i16", 224, 4),
-    // [30] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i32 -> [228, 232)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i32", 228, 4),
-    // [31] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v2i32 -> [232, 236)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v2i32", 232, 4),
-    // [32] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v3i32 -> [236, 240)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v3i32", 236, 4),
-    // [33] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v4i32 -> [240, 244)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v4i32", 240, 4),
-    // [34] llvm20.llvm.fma.f16 -> [244, 248)
-    T("llvm.fma.f16", 244, 4),
-    // [35] llvm20.llvm.fma.bf16 -> [248, 252)
-    T("llvm.fma.bf16", 248, 4),
-    // [36] llvm20.llvm.fma.f32 -> [252, 256)
-    T("llvm.fma.f32", 252, 4),
-    // [37] llvm20.llvm.minnum.f16 -> [256, 260)
-    T("llvm.minnum.f16", 256, 4),
-    // [38] llvm20.llvm.minnum.bf16 -> [260, 264)
-    T("llvm.minnum.bf16", 260, 4),
-    // [39] llvm20.llvm.minnum.f32 -> [264, 268)
-    T("llvm.minnum.f32", 264, 4),
-    // [40] llvm20.llvm.maxnum.f16 -> [268, 272)
-    T("llvm.maxnum.f16", 268, 4),
-    // [41] llvm20.llvm.maxnum.bf16 -> [272, 276)
-    T("llvm.maxnum.bf16", 272, 4),
-    // [42] llvm20.llvm.maxnum.f32 -> [276, 280)
-    T("llvm.maxnum.f32", 276, 4),
-    // [43] llvm20.llvm.exp2.f16 -> [280, 284)
-    T("llvm.exp2.f16", 280, 4),
-    // [44] llvm20.llvm.exp2.bf16 -> [284, 288)
-    T("llvm.exp2.bf16", 284, 4),
-    // [45] llvm20.llvm.exp2.f32 -> [288, 292)
-    T("llvm.exp2.f32", 288, 4),
-    // [46] llvm20.llvm.log2.f16 -> [292, 296)
-    T("llvm.log2.f16", 292, 4),
-    // [47] llvm20.llvm.log2.bf16 -> [296, 300)
-    T("llvm.log2.bf16", 296, 4),
-    // [48] llvm20.llvm.log2.f32 -> [300, 304)
-    T("llvm.log2.f32", 300, 4),
-    // [49] llvm20.llvm.sqrt.f16 -> [304, 308)
-    T("llvm.sqrt.f16", 304, 4),
-    // [50] llvm20.llvm.sqrt.bf16 -> [308, 312)
-    T("llvm.sqrt.bf16", 308, 4),
-    // [51] llvm20.llvm.sqrt.f32 -> [312, 316)
-    T("llvm.sqrt.f32", 312, 4),
-    // [52] llvm20.llvm.amdgcn.mfma.f32.32x32x8f16 -> [316, 320)
-    T("llvm.amdgcn.mfma.f32.32x32x8f16", 316, 4),
-    // [53] llvm20.llvm.amdgcn.mfma.f32.16x16x16f16 -> [320, 324)
-    T("llvm.amdgcn.mfma.f32.16x16x16f16", 320, 4),
-    // [54] llvm20.llvm.amdgcn.mfma.f32.32x32x8bf16.1k -> [324, 328)
-    T("llvm.amdgcn.mfma.f32.32x32x8bf16.1k", 324, 4),
-    // [55] llvm20.llvm.amdgcn.mfma.f32.16x16x16bf16.1k -> [328, 332)
-    T("llvm.amdgcn.mfma.f32.16x16x16bf16.1k", 328, 4),
-    // [56] llvm20.llvm.amdgcn.mfma.f32.16x16x32.f16 -> [332, 336)
-    T("llvm.amdgcn.mfma.f32.16x16x32.f16", 332, 4),
-    // [57] llvm20.llvm.amdgcn.mfma.f32.16x16x32.bf16 -> [336, 340)
-    T("llvm.amdgcn.mfma.f32.16x16x32.bf16", 336, 4),
-    // [58] llvm20.llvm.amdgcn.mfma.f32.32x32x16.f16 -> [340, 344)
-    T("llvm.amdgcn.mfma.f32.32x32x16.f16", 340, 4),
-    // [59] llvm20.llvm.amdgcn.mfma.f32.32x32x16.bf16 -> [344, 348)
-    T("llvm.amdgcn.mfma.f32.32x32x16.bf16", 344, 4),
-    // [60] llvm20.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16 -> [348, 352)
-    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16", 348, 4),
-    // [61] llvm20.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16 -> [352, 356)
-    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16", 352, 4),
-    // [62] llvm20.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16 -> [356, 360)
-    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16", 356, 4),
-    // [63] llvm20.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16 -> [360, 364)
-    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16", 360, 4),
-    // [64] llvm22.llvm.amdgcn.workitem.id.x -> [364, 368)
-    T("llvm.amdgcn.workitem.id.x", 364, 4),
-    // [65] llvm22.llvm.amdgcn.workitem.id.y -> [368, 372)
-    T("llvm.amdgcn.workitem.id.y", 368, 4),
-    // [66] llvm22.llvm.amdgcn.workitem.id.z -> [372, 376)
-    T("llvm.amdgcn.workitem.id.z", 372, 4),
-    // [67] llvm22.llvm.amdgcn.workgroup.id.x -> [376, 380)
-    T("llvm.amdgcn.workgroup.id.x", 376, 4),
-    // [68] llvm22.llvm.amdgcn.workgroup.id.y -> [380, 384)
-    T("llvm.amdgcn.workgroup.id.y", 380, 4),
-    // [69] llvm22.llvm.amdgcn.workgroup.id.z -> [384, 388)
-    T("llvm.amdgcn.workgroup.id.z", 384, 4),
-    // [70] llvm22.llvm.amdgcn.dispatch.ptr -> [388, 392)
-    T("llvm.amdgcn.dispatch.ptr", 388, 4),
-    // [71] llvm22.llvm.amdgcn.mbcnt.lo -> [392, 396)
-    T("llvm.amdgcn.mbcnt.lo", 392, 4),
-    // [72] llvm22.llvm.amdgcn.mbcnt.hi -> [396, 400)
-    T("llvm.amdgcn.mbcnt.hi", 396, 4),
-    // [73] llvm22.llvm.amdgcn.readfirstlane.i32 -> [400, 404)
-    T("llvm.amdgcn.readfirstlane.i32", 400, 4),
-    // [74] llvm22.llvm.amdgcn.ds.swizzle -> [404, 408)
-    T("llvm.amdgcn.ds.swizzle", 404, 4),
-    // [75] llvm22.llvm.amdgcn.ds.bpermute -> [408, 412)
-    T("llvm.amdgcn.ds.bpermute", 408, 4),
-    // [76] llvm22.llvm.amdgcn.s.barrier -> [412, 416)
-    T("llvm.amdgcn.s.barrier", 412, 4),
-    // [77] llvm22.llvm.amdgcn.s.waitcnt -> [416, 420)
-    T("llvm.amdgcn.s.waitcnt", 416, 4),
-    // [78] llvm22.llvm.amdgcn.s.wait.loadcnt -> [420, 424)
-    T("llvm.amdgcn.s.wait.loadcnt", 420, 4),
-    // [79] llvm22.llvm.amdgcn.s.wait.dscnt -> [424, 428)
-    T("llvm.amdgcn.s.wait.dscnt", 424, 4),
-    // [80] llvm22.llvm.amdgcn.s.wait.kmcnt -> [428, 432)
-    T("llvm.amdgcn.s.wait.kmcnt", 428, 4),
-    // [81] llvm22.llvm.amdgcn.make.buffer.rsrc.p8.p1 -> [432, 436)
-    T("llvm.amdgcn.make.buffer.rsrc.p8.p1", 432, 4),
-    // [82] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i8 -> [436, 440)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i8", 436, 4),
-    // [83] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i16 -> [440, 444)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i16", 440, 4),
-    // [84] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i32 -> [444, 448)
-    T("llvm.amdgcn.raw.ptr.buffer.load.i32", 444, 4),
-    // [85] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v2i32 -> [448, 452)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v2i32", 448, 4),
-    // [86] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v3i32 -> [452, 456)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v3i32", 452, 4),
-    // [87] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v4i32 -> [456, 460)
-    T("llvm.amdgcn.raw.ptr.buffer.load.v4i32", 456, 4),
-    // [88] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i8 -> [460, 464)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i8", 460, 4),
-    // [89] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i16 -> [464, 468)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i16", 464, 4),
-    // [90] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i32 -> [468, 472)
-    T("llvm.amdgcn.raw.ptr.buffer.store.i32", 468, 4),
-    // [91] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v2i32 -> [472, 476)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v2i32", 472, 4),
-    // [92] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v3i32 -> [476, 480)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v3i32", 476, 4),
-    // [93] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v4i32 -> [480, 484)
-    T("llvm.amdgcn.raw.ptr.buffer.store.v4i32", 480, 4),
-    // [94] llvm22.llvm.fma.f16 -> [484, 488)
-    T("llvm.fma.f16", 484, 4),
-    // [95] llvm22.llvm.fma.bf16 -> [488, 492)
-    T("llvm.fma.bf16", 488, 4),
-    // [96] llvm22.llvm.fma.f32 -> [492, 496)
-    T("llvm.fma.f32", 492, 4),
-    // [97] llvm22.llvm.minnum.f16 -> [496, 500)
-    T("llvm.minnum.f16", 496, 4),
-    // [98] llvm22.llvm.minnum.bf16 -> [500, 504)
-    T("llvm.minnum.bf16", 500, 4),
-    // [99] llvm22.llvm.minnum.f32 -> [504, 508)
-    T("llvm.minnum.f32", 504, 4),
-    // [100] llvm22.llvm.maxnum.f16 -> [508, 512)
-    T("llvm.maxnum.f16", 508, 4),
-    // [101] llvm22.llvm.maxnum.bf16 -> [512, 516)
-    T("llvm.maxnum.bf16", 512, 4),
-    // [102] llvm22.llvm.maxnum.f32 -> [516, 520)
-    T("llvm.maxnum.f32", 516, 4),
-    // [103] llvm22.llvm.exp2.f16 -> [520, 524)
-    T("llvm.exp2.f16", 520, 4),
-    // [104] llvm22.llvm.exp2.bf16 -> [524, 528)
-    T("llvm.exp2.bf16", 524, 4),
-    // [105] llvm22.llvm.exp2.f32 -> [528, 532)
-    T("llvm.exp2.f32", 528, 4),
-    // [106] llvm22.llvm.log2.f16 -> [532, 536)
-    T("llvm.log2.f16", 532, 4),
-    // [107] llvm22.llvm.log2.bf16 -> [536, 540)
-    T("llvm.log2.bf16", 536, 4),
-    // [108] llvm22.llvm.log2.f32 -> [540, 544)
-    T("llvm.log2.f32", 540, 4),
-    // [109] llvm22.llvm.sqrt.f16 -> [544, 548)
-    T("llvm.sqrt.f16", 544, 4),
-    // [110] llvm22.llvm.sqrt.bf16 -> [548, 552)
-    T("llvm.sqrt.bf16", 548, 4),
-    // [111] llvm22.llvm.sqrt.f32 -> [552, 556)
-    T("llvm.sqrt.f32", 552, 4),
-    // [112] llvm22.llvm.amdgcn.mfma.f32.32x32x8f16 -> [556, 560)
-    T("llvm.amdgcn.mfma.f32.32x32x8f16", 556, 4),
-    // [113] llvm22.llvm.amdgcn.mfma.f32.16x16x16f16 -> [560, 564)
-    T("llvm.amdgcn.mfma.f32.16x16x16f16", 560, 4),
-    // [114] llvm22.llvm.amdgcn.mfma.f32.32x32x8bf16.1k -> [564, 568)
-    T("llvm.amdgcn.mfma.f32.32x32x8bf16.1k", 564, 4),
-    // [115] llvm22.llvm.amdgcn.mfma.f32.16x16x16bf16.1k -> [568, 572)
-    T("llvm.amdgcn.mfma.f32.16x16x16bf16.1k", 568, 4),
-    // [116] llvm22.llvm.amdgcn.mfma.f32.16x16x32.f16 -> [572, 576)
-    T("llvm.amdgcn.mfma.f32.16x16x32.f16", 572, 4),
-    // [117] llvm22.llvm.amdgcn.mfma.f32.16x16x32.bf16 -> [576, 580)
-    T("llvm.amdgcn.mfma.f32.16x16x32.bf16", 576, 4),
-    // [118] llvm22.llvm.amdgcn.mfma.f32.32x32x16.f16 -> [580, 584)
-    T("llvm.amdgcn.mfma.f32.32x32x16.f16", 580, 4),
-    // [119] llvm22.llvm.amdgcn.mfma.f32.32x32x16.bf16 -> [584, 588)
-    T("llvm.amdgcn.mfma.f32.32x32x16.bf16", 584, 4),
-    // [120] llvm22.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16 -> [588, 592)
-    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16", 588, 4),
-    // [121] llvm22.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16 -> [592, 596)
-    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16", 592, 4),
-    // [122] llvm22.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16 -> [596, 600)
-    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16", 596, 4),
-    // [123] llvm22.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16 -> [600, 604)
-    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16", 600, 4),
+    // [2] llvm20 -> [4, 84)
+    T("llvm20", 4, 80),
+    // [3] llvm22 -> [84, 164)
+    T("llvm22", 84, 80),
+    // [4] llvm20.llvm.amdgcn.workitem.id.x -> [164, 169)
+    T("llvm.amdgcn.workitem.id.x", 164, 5),
+    // [5] llvm20.llvm.amdgcn.workitem.id.y -> [169, 174)
+    T("llvm.amdgcn.workitem.id.y", 169, 5),
+    // [6] llvm20.llvm.amdgcn.workitem.id.z -> [174, 179)
+    T("llvm.amdgcn.workitem.id.z", 174, 5),
+    // [7] llvm20.llvm.amdgcn.workgroup.id.x -> [179, 184)
+    T("llvm.amdgcn.workgroup.id.x", 179, 5),
+    // [8] llvm20.llvm.amdgcn.workgroup.id.y -> [184, 189)
+    T("llvm.amdgcn.workgroup.id.y", 184, 5),
+    // [9] llvm20.llvm.amdgcn.workgroup.id.z -> [189, 194)
+    T("llvm.amdgcn.workgroup.id.z", 189, 5),
+    // [10] llvm20.llvm.amdgcn.dispatch.ptr -> [194, 199)
+    T("llvm.amdgcn.dispatch.ptr", 194, 5),
+    // [11] llvm20.llvm.amdgcn.mbcnt.lo -> [199, 204)
+    T("llvm.amdgcn.mbcnt.lo", 199, 5),
+    // [12] llvm20.llvm.amdgcn.mbcnt.hi -> [204, 209)
+    T("llvm.amdgcn.mbcnt.hi", 204, 5),
+    // [13] llvm20.llvm.amdgcn.readfirstlane.i32 -> [209, 214)
+    T("llvm.amdgcn.readfirstlane.i32", 209, 5),
+    // [14] llvm20.llvm.amdgcn.ds.swizzle -> [214, 219)
+    T("llvm.amdgcn.ds.swizzle", 214, 5),
+    // [15] llvm20.llvm.amdgcn.ds.bpermute -> [219, 224)
+    T("llvm.amdgcn.ds.bpermute", 219, 5),
+    // [16] llvm20.llvm.amdgcn.s.barrier -> [224, 229)
+    T("llvm.amdgcn.s.barrier", 224, 5),
+    // [17] llvm20.llvm.amdgcn.s.waitcnt -> [229, 234)
+    T("llvm.amdgcn.s.waitcnt", 229, 5),
+    // [18] llvm20.llvm.amdgcn.s.wait.loadcnt -> [234, 239)
+    T("llvm.amdgcn.s.wait.loadcnt", 234, 5),
+    // [19] llvm20.llvm.amdgcn.s.wait.dscnt -> [239, 244)
+    T("llvm.amdgcn.s.wait.dscnt", 239, 5),
+    // [20] llvm20.llvm.amdgcn.s.wait.kmcnt -> [244, 249)
+    T("llvm.amdgcn.s.wait.kmcnt", 244, 5),
+    // [21] llvm20.llvm.amdgcn.make.buffer.rsrc.p8.p1 -> [249, 254)
+    T("llvm.amdgcn.make.buffer.rsrc.p8.p1", 249, 5),
+    // [22] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i8 -> [254, 259)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i8", 254, 5),
+    // [23] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i16 -> [259, 264)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i16", 259, 5),
+    // [24] llvm20.llvm.amdgcn.raw.ptr.buffer.load.i32 -> [264, 269)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i32", 264, 5),
+    // [25] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v2i32 -> [269, 274)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v2i32", 269, 5),
+    // [26] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v3i32 -> [274, 279)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v3i32", 274, 5),
+    // [27] llvm20.llvm.amdgcn.raw.ptr.buffer.load.v4i32 -> [279, 284)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v4i32", 279, 5),
+    // [28] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i8 -> [284, 289)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i8", 284, 5),
+    // [29] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i16 -> [289, 294)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i16", 289, 5),
+    // [30] llvm20.llvm.amdgcn.raw.ptr.buffer.store.i32 -> [294, 299)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i32", 294, 5),
+    // [31] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v2i32 -> [299, 304)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v2i32", 299, 5),
+    // [32] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v3i32 -> [304, 309)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v3i32", 304, 5),
+    // [33] llvm20.llvm.amdgcn.raw.ptr.buffer.store.v4i32 -> [309, 314)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v4i32", 309, 5),
+    // [34] llvm20.llvm.fma.f16 -> [314, 319)
+    T("llvm.fma.f16", 314, 5),
+    // [35] llvm20.llvm.fma.bf16 -> [319, 324)
+    T("llvm.fma.bf16", 319, 5),
+    // [36] llvm20.llvm.fma.f32 -> [324, 329)
+    T("llvm.fma.f32", 324, 5),
+    // [37] llvm20.llvm.minnum.f16 -> [329, 334)
+    T("llvm.minnum.f16", 329, 5),
+    // [38] llvm20.llvm.minnum.bf16 -> [334, 339)
+    T("llvm.minnum.bf16", 334, 5),
+    // [39] llvm20.llvm.minnum.f32 -> [339, 344)
+    T("llvm.minnum.f32", 339, 5),
+    // [40] llvm20.llvm.maxnum.f16 -> [344, 349)
+    T("llvm.maxnum.f16", 344, 5),
+    // [41] llvm20.llvm.maxnum.bf16 -> [349, 354)
+    T("llvm.maxnum.bf16", 349, 5),
+    // [42] llvm20.llvm.maxnum.f32 -> [354, 359)
+    T("llvm.maxnum.f32", 354, 5),
+    // [43] llvm20.llvm.exp2.f16 -> [359, 364)
+    T("llvm.exp2.f16", 359, 5),
+    // [44] llvm20.llvm.exp2.bf16 -> [364, 369)
+    T("llvm.exp2.bf16", 364, 5),
+    // [45] llvm20.llvm.exp2.f32 -> [369, 374)
+    T("llvm.exp2.f32", 369, 5),
+    // [46] llvm20.llvm.log2.f16 -> [374, 379)
+    T("llvm.log2.f16", 374, 5),
+    // [47] llvm20.llvm.log2.bf16 -> [379, 384)
+    T("llvm.log2.bf16", 379, 5),
+    // [48] llvm20.llvm.log2.f32 -> [384, 389)
+    T("llvm.log2.f32", 384, 5),
+    // [49] llvm20.llvm.sqrt.f16 -> [389, 394)
+    T("llvm.sqrt.f16", 389, 5),
+    // [50] llvm20.llvm.sqrt.bf16 -> [394, 399)
+    T("llvm.sqrt.bf16", 394, 5),
+    // [51] llvm20.llvm.sqrt.f32 -> [399, 404)
+    T("llvm.sqrt.f32", 399, 5),
+    // [52] llvm20.llvm.nvvm.read.ptx.sreg.tid.x -> [404, 409)
+    T("llvm.nvvm.read.ptx.sreg.tid.x", 404, 5),
+    // [53] llvm20.llvm.nvvm.read.ptx.sreg.tid.y -> [409, 414)
+    T("llvm.nvvm.read.ptx.sreg.tid.y", 409, 5),
+    // [54] llvm20.llvm.nvvm.read.ptx.sreg.tid.z -> [414, 419)
+    T("llvm.nvvm.read.ptx.sreg.tid.z", 414, 5),
+    // [55] llvm20.llvm.nvvm.read.ptx.sreg.ctaid.x -> [419, 424)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.x", 419, 5),
+    // [56] llvm20.llvm.nvvm.read.ptx.sreg.ctaid.y -> [424, 429)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.y", 424, 5),
+    // [57] llvm20.llvm.nvvm.read.ptx.sreg.ctaid.z -> [429, 434)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.z", 429, 5),
+    // [58] llvm20.llvm.nvvm.read.ptx.sreg.ntid.x -> [434, 439)
+    T("llvm.nvvm.read.ptx.sreg.ntid.x", 434, 5),
+    // [59] llvm20.llvm.nvvm.read.ptx.sreg.ntid.y -> [439, 444)
+    T("llvm.nvvm.read.ptx.sreg.ntid.y", 439, 5),
+    // [60] llvm20.llvm.nvvm.read.ptx.sreg.ntid.z -> [444, 449)
+    T("llvm.nvvm.read.ptx.sreg.ntid.z", 444, 5),
+    // [61] llvm20.llvm.nvvm.read.ptx.sreg.laneid -> [449, 454)
+    T("llvm.nvvm.read.ptx.sreg.laneid", 449, 5),
+    // [62] llvm20.llvm.nvvm.activemask -> [454, 459)
+    T("llvm.nvvm.activemask", 454, 5),
+    // [63] llvm20.llvm.nvvm.shfl.sync.idx.i32 -> [459, 464)
+    T("llvm.nvvm.shfl.sync.idx.i32", 459, 5),
+    // [64] llvm20.llvm.nvvm.shfl.sync.bfly.i32 -> [464, 469)
+    T("llvm.nvvm.shfl.sync.bfly.i32", 464, 5),
+    // [65] llvm20.llvm.nvvm.barrier0 -> [469, 474)
+    T("llvm.nvvm.barrier0", 469, 5),
+    // [66] llvm20.llvm.nvvm.bar.warp.sync -> [474, 479)
+    T("llvm.nvvm.bar.warp.sync", 474, 5),
+    // [67] llvm20.llvm.nvvm.lg2.approx.f -> [479, 484)
+    T("llvm.nvvm.lg2.approx.f", 479, 5),
+    // [68] llvm20.llvm.nvvm.rcp.rn.f -> [484, 489)
+    T("llvm.nvvm.rcp.rn.f", 484, 5),
+    // [69] llvm20.llvm.cttz.i32 -> [489, 494)
+    T("llvm.cttz.i32", 489, 5),
+    // [70] llvm20.llvm.amdgcn.mfma.f32.32x32x8f16 -> [494, 499)
+    T("llvm.amdgcn.mfma.f32.32x32x8f16", 494, 5),
+    // [71] llvm20.llvm.amdgcn.mfma.f32.16x16x16f16 -> [499, 504)
+    T("llvm.amdgcn.mfma.f32.16x16x16f16", 499, 5),
+    // [72] llvm20.llvm.amdgcn.mfma.f32.32x32x8bf16.1k -> [504, 509)
+    T("llvm.amdgcn.mfma.f32.32x32x8bf16.1k", 504, 5),
+    // [73] llvm20.llvm.amdgcn.mfma.f32.16x16x16bf16.1k -> [509, 514)
+    T("llvm.amdgcn.mfma.f32.16x16x16bf16.1k", 509, 5),
+    // [74] llvm20.llvm.amdgcn.mfma.f32.16x16x32.f16 -> [514, 519)
+    T("llvm.amdgcn.mfma.f32.16x16x32.f16", 514, 5),
+    // [75] llvm20.llvm.amdgcn.mfma.f32.16x16x32.bf16 -> [519, 524)
+    T("llvm.amdgcn.mfma.f32.16x16x32.bf16", 519, 5),
+    // [76] llvm20.llvm.amdgcn.mfma.f32.32x32x16.f16 -> [524, 529)
+    T("llvm.amdgcn.mfma.f32.32x32x16.f16", 524, 5),
+    // [77] llvm20.llvm.amdgcn.mfma.f32.32x32x16.bf16 -> [529, 534)
+    T("llvm.amdgcn.mfma.f32.32x32x16.bf16", 529, 5),
+    // [78] llvm20.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16 -> [534, 539)
+    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16", 534, 5),
+    // [79] llvm20.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16 -> [539, 544)
+    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16", 539, 5),
+    // [80] llvm20.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16 -> [544, 549)
+    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16", 544, 5),
+    // [81] llvm20.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16 -> [549, 554)
+    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16", 549, 5),
+    // [82] llvm20.llvm.nvvm.mma.m16n8k16.row.col.f32.f32 -> [554, 559)
+    T("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", 554, 5),
+    // [83] llvm20.llvm.nvvm.mma.m16n8k16.row.col.bf16 -> [559, 564)
+    T("llvm.nvvm.mma.m16n8k16.row.col.bf16", 559, 5),
+    // [84] llvm22.llvm.amdgcn.workitem.id.x -> [564, 569)
+    T("llvm.amdgcn.workitem.id.x", 564, 5),
+    // [85] llvm22.llvm.amdgcn.workitem.id.y -> [569, 574)
+    T("llvm.amdgcn.workitem.id.y", 569, 5),
+    // [86] llvm22.llvm.amdgcn.workitem.id.z -> [574, 579)
+    T("llvm.amdgcn.workitem.id.z", 574, 5),
+    // [87] llvm22.llvm.amdgcn.workgroup.id.x -> [579, 584)
+    T("llvm.amdgcn.workgroup.id.x", 579, 5),
+    // [88] llvm22.llvm.amdgcn.workgroup.id.y -> [584, 589)
+    T("llvm.amdgcn.workgroup.id.y", 584, 5),
+    // [89] llvm22.llvm.amdgcn.workgroup.id.z -> [589, 594)
+    T("llvm.amdgcn.workgroup.id.z", 589, 5),
+    // [90] llvm22.llvm.amdgcn.dispatch.ptr -> [594, 599)
+    T("llvm.amdgcn.dispatch.ptr", 594, 5),
+    // [91] llvm22.llvm.amdgcn.mbcnt.lo -> [599, 604)
+    T("llvm.amdgcn.mbcnt.lo", 599, 5),
+    // [92] llvm22.llvm.amdgcn.mbcnt.hi -> [604, 609)
+    T("llvm.amdgcn.mbcnt.hi", 604, 5),
+    // [93] llvm22.llvm.amdgcn.readfirstlane.i32 -> [609, 614)
+    T("llvm.amdgcn.readfirstlane.i32", 609, 5),
+    // [94] llvm22.llvm.amdgcn.ds.swizzle -> [614, 619)
+    T("llvm.amdgcn.ds.swizzle", 614, 5),
+    // [95] llvm22.llvm.amdgcn.ds.bpermute -> [619, 624)
+    T("llvm.amdgcn.ds.bpermute", 619, 5),
+    // [96] llvm22.llvm.amdgcn.s.barrier -> [624, 629)
+    T("llvm.amdgcn.s.barrier", 624, 5),
+    // [97] llvm22.llvm.amdgcn.s.waitcnt -> [629, 634)
+    T("llvm.amdgcn.s.waitcnt", 629, 5),
+    // [98] llvm22.llvm.amdgcn.s.wait.loadcnt -> [634, 639)
+    T("llvm.amdgcn.s.wait.loadcnt", 634, 5),
+    // [99] llvm22.llvm.amdgcn.s.wait.dscnt -> [639, 644)
+    T("llvm.amdgcn.s.wait.dscnt", 639, 5),
+    // [100] llvm22.llvm.amdgcn.s.wait.kmcnt -> [644, 649)
+    T("llvm.amdgcn.s.wait.kmcnt", 644, 5),
+    // [101] llvm22.llvm.amdgcn.make.buffer.rsrc.p8.p1 -> [649, 654)
+    T("llvm.amdgcn.make.buffer.rsrc.p8.p1", 649, 5),
+    // [102] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i8 -> [654, 659)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i8", 654, 5),
+    // [103] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i16 -> [659, 664)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i16", 659, 5),
+    // [104] llvm22.llvm.amdgcn.raw.ptr.buffer.load.i32 -> [664, 669)
+    T("llvm.amdgcn.raw.ptr.buffer.load.i32", 664, 5),
+    // [105] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v2i32 -> [669, 674)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v2i32", 669, 5),
+    // [106] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v3i32 -> [674, 679)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v3i32", 674, 5),
+    // [107] llvm22.llvm.amdgcn.raw.ptr.buffer.load.v4i32 -> [679, 684)
+    T("llvm.amdgcn.raw.ptr.buffer.load.v4i32", 679, 5),
+    // [108] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i8 -> [684, 689)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i8", 684, 5),
+    // [109] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i16 -> [689, 694)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i16", 689, 5),
+    // [110] llvm22.llvm.amdgcn.raw.ptr.buffer.store.i32 -> [694, 699)
+    T("llvm.amdgcn.raw.ptr.buffer.store.i32", 694, 5),
+    // [111] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v2i32 -> [699, 704)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v2i32", 699, 5),
+    // [112] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v3i32 -> [704, 709)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v3i32", 704, 5),
+    // [113] llvm22.llvm.amdgcn.raw.ptr.buffer.store.v4i32 -> [709, 714)
+    T("llvm.amdgcn.raw.ptr.buffer.store.v4i32", 709, 5),
+    // [114] llvm22.llvm.fma.f16 -> [714, 719)
+    T("llvm.fma.f16", 714, 5),
+    // [115] llvm22.llvm.fma.bf16 -> [719, 724)
+    T("llvm.fma.bf16", 719, 5),
+    // [116] llvm22.llvm.fma.f32 -> [724, 729)
+    T("llvm.fma.f32", 724, 5),
+    // [117] llvm22.llvm.minnum.f16 -> [729, 734)
+    T("llvm.minnum.f16", 729, 5),
+    // [118] llvm22.llvm.minnum.bf16 -> [734, 739)
+    T("llvm.minnum.bf16", 734, 5),
+    // [119] llvm22.llvm.minnum.f32 -> [739, 744)
+    T("llvm.minnum.f32", 739, 5),
+    // [120] llvm22.llvm.maxnum.f16 -> [744, 749)
+    T("llvm.maxnum.f16", 744, 5),
+    // [121] llvm22.llvm.maxnum.bf16 -> [749, 754)
+    T("llvm.maxnum.bf16", 749, 5),
+    // [122] llvm22.llvm.maxnum.f32 -> [754, 759)
+    T("llvm.maxnum.f32", 754, 5),
+    // [123] llvm22.llvm.exp2.f16 -> [759, 764)
+    T("llvm.exp2.f16", 759, 5),
+    // [124] llvm22.llvm.exp2.bf16 -> [764, 769)
+    T("llvm.exp2.bf16", 764, 5),
+    // [125] llvm22.llvm.exp2.f32 -> [769, 774)
+    T("llvm.exp2.f32", 769, 5),
+    // [126] llvm22.llvm.log2.f16 -> [774, 779)
+    T("llvm.log2.f16", 774, 5),
+    // [127] llvm22.llvm.log2.bf16 -> [779, 784)
+    T("llvm.log2.bf16", 779, 5),
+    // [128] llvm22.llvm.log2.f32 -> [784, 789)
+    T("llvm.log2.f32", 784, 5),
+    // [129] llvm22.llvm.sqrt.f16 -> [789, 794)
+    T("llvm.sqrt.f16", 789, 5),
+    // [130] llvm22.llvm.sqrt.bf16 -> [794, 799)
+    T("llvm.sqrt.bf16", 794, 5),
+    // [131] llvm22.llvm.sqrt.f32 -> [799, 804)
+    T("llvm.sqrt.f32", 799, 5),
+    // [132] llvm22.llvm.nvvm.read.ptx.sreg.tid.x -> [804, 809)
+    T("llvm.nvvm.read.ptx.sreg.tid.x", 804, 5),
+    // [133] llvm22.llvm.nvvm.read.ptx.sreg.tid.y -> [809, 814)
+    T("llvm.nvvm.read.ptx.sreg.tid.y", 809, 5),
+    // [134] llvm22.llvm.nvvm.read.ptx.sreg.tid.z -> [814, 819)
+    T("llvm.nvvm.read.ptx.sreg.tid.z", 814, 5),
+    // [135] llvm22.llvm.nvvm.read.ptx.sreg.ctaid.x -> [819, 824)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.x", 819, 5),
+    // [136] llvm22.llvm.nvvm.read.ptx.sreg.ctaid.y -> [824, 829)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.y", 824, 5),
+    // [137] llvm22.llvm.nvvm.read.ptx.sreg.ctaid.z -> [829, 834)
+    T("llvm.nvvm.read.ptx.sreg.ctaid.z", 829, 5),
+    // [138] llvm22.llvm.nvvm.read.ptx.sreg.ntid.x -> [834, 839)
+    T("llvm.nvvm.read.ptx.sreg.ntid.x", 834, 5),
+    // [139] llvm22.llvm.nvvm.read.ptx.sreg.ntid.y -> [839, 844)
+    T("llvm.nvvm.read.ptx.sreg.ntid.y", 839, 5),
+    // [140] llvm22.llvm.nvvm.read.ptx.sreg.ntid.z -> [844, 849)
+    T("llvm.nvvm.read.ptx.sreg.ntid.z", 844, 5),
+    // [141] llvm22.llvm.nvvm.read.ptx.sreg.laneid -> [849, 854)
+    T("llvm.nvvm.read.ptx.sreg.laneid", 849, 5),
+    // [142] llvm22.llvm.nvvm.activemask -> [854, 859)
+    T("llvm.nvvm.activemask", 854, 5),
+    // [143] llvm22.llvm.nvvm.shfl.sync.idx.i32 -> [859, 864)
+    T("llvm.nvvm.shfl.sync.idx.i32", 859, 5),
+    // [144] llvm22.llvm.nvvm.shfl.sync.bfly.i32 -> [864, 869)
+    T("llvm.nvvm.shfl.sync.bfly.i32", 864, 5),
+    // [145] llvm22.llvm.nvvm.barrier0 -> [869, 874)
+    T("llvm.nvvm.barrier0", 869, 5),
+    // [146] llvm22.llvm.nvvm.bar.warp.sync -> [874, 879)
+    T("llvm.nvvm.bar.warp.sync", 874, 5),
+    // [147] llvm22.llvm.nvvm.lg2.approx.f -> [879, 884)
+    T("llvm.nvvm.lg2.approx.f", 879, 5),
+    // [148] llvm22.llvm.nvvm.rcp.rn.f -> [884, 889)
+    T("llvm.nvvm.rcp.rn.f", 884, 5),
+    // [149] llvm22.llvm.cttz.i32 -> [889, 894)
+    T("llvm.cttz.i32", 889, 5),
+    // [150] llvm22.llvm.amdgcn.mfma.f32.32x32x8f16 -> [894, 899)
+    T("llvm.amdgcn.mfma.f32.32x32x8f16", 894, 5),
+    // [151] llvm22.llvm.amdgcn.mfma.f32.16x16x16f16 -> [899, 904)
+    T("llvm.amdgcn.mfma.f32.16x16x16f16", 899, 5),
+    // [152] llvm22.llvm.amdgcn.mfma.f32.32x32x8bf16.1k -> [904, 909)
+    T("llvm.amdgcn.mfma.f32.32x32x8bf16.1k", 904, 5),
+    // [153] llvm22.llvm.amdgcn.mfma.f32.16x16x16bf16.1k -> [909, 914)
+    T("llvm.amdgcn.mfma.f32.16x16x16bf16.1k", 909, 5),
+    // [154] llvm22.llvm.amdgcn.mfma.f32.16x16x32.f16 -> [914, 919)
+    T("llvm.amdgcn.mfma.f32.16x16x32.f16", 914, 5),
+    // [155] llvm22.llvm.amdgcn.mfma.f32.16x16x32.bf16 -> [919, 924)
+    T("llvm.amdgcn.mfma.f32.16x16x32.bf16", 919, 5),
+    // [156] llvm22.llvm.amdgcn.mfma.f32.32x32x16.f16 -> [924, 929)
+    T("llvm.amdgcn.mfma.f32.32x32x16.f16", 924, 5),
+    // [157] llvm22.llvm.amdgcn.mfma.f32.32x32x16.bf16 -> [929, 934)
+    T("llvm.amdgcn.mfma.f32.32x32x16.bf16", 929, 5),
+    // [158] llvm22.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16 -> [934, 939)
+    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16", 934, 5),
+    // [159] llvm22.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16 -> [939, 944)
+    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16", 939, 5),
+    // [160] llvm22.llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16 -> [944, 949)
+    T("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16", 944, 5),
+    // [161] llvm22.llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16 -> [949, 954)
+    T("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16", 949, 5),
+    // [162] llvm22.llvm.nvvm.mma.m16n8k16.row.col.f32.f32 -> [954, 959)
+    T("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", 954, 5),
+    // [163] llvm22.llvm.nvvm.mma.m16n8k16.row.col.bf16 -> [959, 964)
+    T("llvm.nvvm.mma.m16n8k16.row.col.bf16", 959, 5),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "ok"),
+    S("gfx950", "ok"),
+    S("gfx1100", "ok"),
+    S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "ok"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "ok"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "ok"),
     S("gfx1201", "ok"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "ok"),
+    S("gfx950", "ok"),
+    S("gfx1100", "ok"),
+    S("gfx1201", "ok"),
+    S("sm_90", "ok"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "ok"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "ok"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "ok"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "ok"),
     S("gfx1201", "arch-absent"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
     S("gfx942", "arch-absent"),
     S("gfx950", "arch-absent"),
     S("gfx1100", "arch-absent"),
     S("gfx1201", "ok"),
+    S("sm_90", "arch-absent"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
+    S("gfx942", "arch-absent"),
+    S("gfx950", "arch-absent"),
+    S("gfx1100", "arch-absent"),
+    S("gfx1201", "arch-absent"),
+    S("sm_90", "ok"),
 };
 
 }  // namespace

@@ -11,158 +11,173 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 5)
     T("", 1, 4),
     S("format", "rocke.arch/1"),
-    // [2] fact -> [5, 31)
-    A("fact", 5, 26),
-    // [3] feature -> [31, 48)
-    A("feature", 31, 17),
-    // [4] arch -> [48, 52)
-    A("arch", 48, 4),
-    // [5] fact[0] -> [52, 54)
-    T("", 52, 2),
-    // [6] fact[1] -> [54, 56)
-    T("", 54, 2),
-    // [7] fact[2] -> [56, 58)
+    // [2] fact -> [5, 33)
+    A("fact", 5, 28),
+    // [3] feature -> [33, 51)
+    A("feature", 33, 18),
+    // [4] arch -> [51, 56)
+    A("arch", 51, 5),
+    // [5] fact[0] -> [56, 58)
     T("", 56, 2),
-    // [8] fact[3] -> [58, 60)
+    // [6] fact[1] -> [58, 60)
     T("", 58, 2),
-    // [9] fact[4] -> [60, 62)
+    // [7] fact[2] -> [60, 62)
     T("", 60, 2),
-    // [10] fact[5] -> [62, 64)
+    // [8] fact[3] -> [62, 64)
     T("", 62, 2),
-    // [11] fact[6] -> [64, 66)
+    // [9] fact[4] -> [64, 66)
     T("", 64, 2),
-    // [12] fact[7] -> [66, 68)
+    // [10] fact[5] -> [66, 68)
     T("", 66, 2),
-    // [13] fact[8] -> [68, 70)
+    // [11] fact[6] -> [68, 70)
     T("", 68, 2),
-    // [14] fact[9] -> [70, 72)
+    // [12] fact[7] -> [70, 72)
     T("", 70, 2),
-    // [15] fact[10] -> [72, 74)
+    // [13] fact[8] -> [72, 74)
     T("", 72, 2),
-    // [16] fact[11] -> [74, 76)
+    // [14] fact[9] -> [74, 76)
     T("", 74, 2),
-    // [17] fact[12] -> [76, 78)
+    // [15] fact[10] -> [76, 78)
     T("", 76, 2),
-    // [18] fact[13] -> [78, 80)
+    // [16] fact[11] -> [78, 80)
     T("", 78, 2),
-    // [19] fact[14] -> [80, 82)
+    // [17] fact[12] -> [80, 82)
     T("", 80, 2),
-    // [20] fact[15] -> [82, 84)
+    // [18] fact[13] -> [82, 84)
     T("", 82, 2),
-    // [21] fact[16] -> [84, 86)
+    // [19] fact[14] -> [84, 86)
     T("", 84, 2),
-    // [22] fact[17] -> [86, 88)
+    // [20] fact[15] -> [86, 88)
     T("", 86, 2),
-    // [23] fact[18] -> [88, 90)
+    // [21] fact[16] -> [88, 90)
     T("", 88, 2),
-    // [24] fact[19] -> [90, 92)
+    // [22] fact[17] -> [90, 92)
     T("", 90, 2),
-    // [25] fact[20] -> [92, 94)
+    // [23] fact[18] -> [92, 94)
     T("", 92, 2),
-    // [26] fact[21] -> [94, 96)
+    // [24] fact[19] -> [94, 96)
     T("", 94, 2),
-    // [27] fact[22] -> [96, 98)
+    // [25] fact[20] -> [96, 98)
     T("", 96, 2),
-    // [28] fact[23] -> [98, 100)
+    // [26] fact[21] -> [98, 100)
     T("", 98, 2),
-    // [29] fact[24] -> [100, 102)
+    // [27] fact[22] -> [100, 102)
     T("", 100, 2),
-    // [30] fact[25] -> [102, 104)
+    // [28] fact[23] -> [102, 104)
     T("", 102, 2),
-    // [31] feature[0] -> [104, 107)
-    T("", 104, 3),
-    // [32] feature[1] -> [107, 110)
-    T("", 107, 3),
-    // [33] feature[2] -> [110, 113)
-    T("", 110, 3),
-    // [34] feature[3] -> [113, 116)
-    T("", 113, 3),
-    // [35] feature[4] -> [116, 119)
-    T("", 116, 3),
-    // [36] feature[5] -> [119, 122)
-    T("", 119, 3),
-    // [37] feature[6] -> [122, 125)
-    T("", 122, 3),
-    // [38] feature[7] -> [125, 128)
-    T("", 125, 3),
-    // [39] feature[8] -> [128, 131)
-    T("", 128, 3),
-    // [40] feature[9] -> [131, 134)
-    T("", 131, 3),
-    // [41] feature[10] -> [134, 137)
-    T("", 134, 3),
-    // [42] feature[11] -> [137, 140)
-    T("", 137, 3),
-    // [43] feature[12] -> [140, 143)
-    T("", 140, 3),
-    // [44] feature[13] -> [143, 146)
-    T("", 143, 3),
-    // [45] feature[14] -> [146, 149)
-    T("", 146, 3),
-    // [46] feature[15] -> [149, 152)
-    T("", 149, 3),
-    // [47] feature[16] -> [152, 155)
-    T("", 152, 3),
-    // [48] arch[0] -> [155, 181)
-    T("", 155, 26),
-    // [49] arch[1] -> [181, 207)
-    T("", 181, 26),
-    // [50] arch[2] -> [207, 233)
-    T("", 207, 26),
-    // [51] arch[3] -> [233, 259)
-    T("", 233, 26),
+    // [29] fact[24] -> [104, 106)
+    T("", 104, 2),
+    // [30] fact[25] -> [106, 108)
+    T("", 106, 2),
+    // [31] fact[26] -> [108, 110)
+    T("", 108, 2),
+    // [32] fact[27] -> [110, 112)
+    T("", 110, 2),
+    // [33] feature[0] -> [112, 115)
+    T("", 112, 3),
+    // [34] feature[1] -> [115, 118)
+    T("", 115, 3),
+    // [35] feature[2] -> [118, 121)
+    T("", 118, 3),
+    // [36] feature[3] -> [121, 124)
+    T("", 121, 3),
+    // [37] feature[4] -> [124, 127)
+    T("", 124, 3),
+    // [38] feature[5] -> [127, 130)
+    T("", 127, 3),
+    // [39] feature[6] -> [130, 133)
+    T("", 130, 3),
+    // [40] feature[7] -> [133, 136)
+    T("", 133, 3),
+    // [41] feature[8] -> [136, 139)
+    T("", 136, 3),
+    // [42] feature[9] -> [139, 142)
+    T("", 139, 3),
+    // [43] feature[10] -> [142, 145)
+    T("", 142, 3),
+    // [44] feature[11] -> [145, 148)
+    T("", 145, 3),
+    // [45] feature[12] -> [148, 151)
+    T("", 148, 3),
+    // [46] feature[13] -> [151, 154)
+    T("", 151, 3),
+    // [47] feature[14] -> [154, 157)
+    T("", 154, 3),
+    // [48] feature[15] -> [157, 160)
+    T("", 157, 3),
+    // [49] feature[16] -> [160, 163)
+    T("", 160, 3),
+    // [50] feature[17] -> [163, 166)
+    T("", 163, 3),
+    // [51] arch[0] -> [166, 194)
+    T("", 166, 28),
+    // [52] arch[1] -> [194, 222)
+    T("", 194, 28),
+    // [53] arch[2] -> [222, 250)
+    T("", 222, 28),
+    // [54] arch[3] -> [250, 278)
+    T("", 250, 28),
+    // [55] arch[4] -> [278, 306)
+    T("", 278, 28),
     S("name", "name"),
-    S("source", "LLVM GCNProcessors.td ProcessorModel names; llvm/docs/AMDGPUUsage.rst, table 'AMDGPU Processors'"),
+    S("source", "LLVM GCNProcessors.td ProcessorModel names; llvm/docs/AMDGPUUsage.rst, table 'AMDGPU Processors'; NVIDIA: the PTX ISA target name (PTX ISA 'Target ISA notes': sm_90 = Hopper, compute capability 9.0)"),
     S("name", "generation"),
-    S("source", "llvm/docs/AMDGPUUsage.rst, table 'AMDGPU Processors': gfx942 is CDNA 3 (Instinct MI300), gfx950 is CDNA 4 (Instinct MI350), gfx1100 is RDNA 3 (Radeon RX 7900), gfx1201 is RDNA 4 (Radeon RX 9070)"),
+    S("source", "llvm/docs/AMDGPUUsage.rst, table 'AMDGPU Processors': gfx942 is CDNA 3 (Instinct MI300), gfx950 is CDNA 4 (Instinct MI350), gfx1100 is RDNA 3 (Radeon RX 7900), gfx1201 is RDNA 4 (Radeon RX 9070); sm_90 is Hopper (H100/H200: CUDA C Programming Guide, compute capability 9.0)"),
     S("name", "llvm_cpu"),
-    S("source", "LLVM GCNProcessors.td: the -mcpu processor name accepted by the AMDGPU backend"),
+    S("source", "LLVM GCNProcessors.td: the -mcpu processor name accepted by the AMDGPU backend; LLVM NVPTX.td: the -mcpu processor name of the NVPTX backend (sm_90)"),
+    S("name", "target"),
+    S("source", "rocke/arch/data/targets.toml: the vendor target whose triple, calling convention, address spaces and toolchain the arch's kernels use (amdgcn for every AMD arch, nvptx for NVIDIA)"),
     S("name", "wave_size"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getWavefrontSize: gfx9 processors lack FeatureWavefrontSize32 (wave64); gfx10+ default to FeatureWavefrontSize32 (wave32), which is what rocKE compiles for RDNA"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getWavefrontSize: gfx9 processors lack FeatureWavefrontSize32 (wave64); gfx10+ default to FeatureWavefrontSize32 (wave32), which is what rocKE compiles for RDNA; NVIDIA: the warp, 32 threads on every compute capability (CUDA C Programming Guide, 'Compute Capabilities' table, 'Warp size')"),
     S("name", "max_workgroup_size"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxFlatWorkGroupSize = 1024; AMDGPUUsage.rst attribute amdgpu-flat-work-group-size"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxFlatWorkGroupSize = 1024; AMDGPUUsage.rst attribute amdgpu-flat-work-group-size; NVIDIA: maximum number of threads per block = 1024 (CUDA C Programming Guide, 'Compute Capabilities' table)"),
     S("name", "lds_bytes"),
-    S("source", "LLVM AMDGPU.td FeatureAddressableLocalMemorySize65536 (gfx942 FeatureISAVersion9_4_2, gfx1100, gfx1201 FeatureISAVersion12) and FeatureAddressableLocalMemorySize163840 (gfx950 FeatureISAVersion9_5_Common), read by AMDGPUBaseInfo.cpp getAddressableLocalMemorySize: the most LDS one workgroup may allocate"),
+    S("source", "LLVM AMDGPU.td FeatureAddressableLocalMemorySize65536 (gfx942 FeatureISAVersion9_4_2, gfx1100, gfx1201 FeatureISAVersion12) and FeatureAddressableLocalMemorySize163840 (gfx950 FeatureISAVersion9_5_Common), read by AMDGPUBaseInfo.cpp getAddressableLocalMemorySize: the most LDS one workgroup may allocate; NVIDIA: maximum shared memory per thread block = 227 KB on compute capability 9.0 with the opt-in attribute (48 KB without; CUDA C Programming Guide, 'Compute Capabilities' table and 'Shared Memory' of compute capability 9.x)"),
     S("name", "lds_bytes_per_cu"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getLocalMemorySize: the addressable size, doubled on gfx10+ in WGP mode (no FeatureCuMode) because a WGP pools the LDS of its two CUs"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getLocalMemorySize: the addressable size, doubled on gfx10+ in WGP mode (no FeatureCuMode) because a WGP pools the LDS of its two CUs; NVIDIA: maximum shared memory per SM = 228 KB on compute capability 9.0 (CUDA C Programming Guide, 'Compute Capabilities' table)"),
+    S("name", "lds_reserved_bytes"),
+    S("source", "AMD: LLVM allocates no LDS beyond the kernel's own (0). NVIDIA: CUDA C Programming Guide, 'Compute Capabilities' table: 1 KB of shared memory is reserved for system use per thread block on compute capability 8.0 and later, counted against the SM's shared memory"),
     S("name", "compute_unit"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getEUsPerCU and getLocalMemorySize: 'per CU' means the block a workgroup's waves share, the CU on gfx9 ('cu') and the WGP on gfx10+ in WGP mode ('wgp'), LLVM's default"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getEUsPerCU and getLocalMemorySize: 'per CU' means the block a workgroup's waves share, the CU on gfx9 ('cu') and the WGP on gfx10+ in WGP mode ('wgp'), LLVM's default; NVIDIA: the SM ('sm')"),
     S("name", "simds_per_cu"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getEUsPerCU = 4: four SIMDs per gfx9 CU, and per gfx10+ WGP (two CUs of two SIMD32 each)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getEUsPerCU = 4: four SIMDs per gfx9 CU, and per gfx10+ WGP (two CUs of two SIMD32 each); NVIDIA: the four SM sub-partitions (processing blocks, each with its own warp scheduler and a quarter of the register file) of an H100 SM (NVIDIA H100 Tensor Core GPU Architecture whitepaper, 'H100 SM Architecture')"),
     S("name", "max_waves_per_simd"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWavesPerEU: 8 with FeatureGFX90AInsts (gfx942, gfx950), 16 on gfx10.3+ (gfx1100, gfx1201)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWavesPerEU: 8 with FeatureGFX90AInsts (gfx942, gfx950), 16 on gfx10.3+ (gfx1100, gfx1201); NVIDIA: maximum resident warps per SM = 64 on compute capability 9.0 (CUDA C Programming Guide, 'Compute Capabilities' table), 16 per sub-partition"),
     S("name", "max_workgroups_per_cu"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWorkGroupsPerCU: at most 16 workgroups that use barriers per CU, 32 per WGP on gfx10+ in WGP mode; single-wave workgroups use no barrier"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxWorkGroupsPerCU: at most 16 workgroups that use barriers per CU, 32 per WGP on gfx10+ in WGP mode; single-wave workgroups use no barrier; NVIDIA: maximum resident thread blocks per SM = 32 on compute capability 9.0 (CUDA C Programming Guide, 'Compute Capabilities' table)"),
     S("name", "cu_count"),
-    S("source", "AMD product specifications, compute units of the arch's largest part: Instinct MI300X data sheet 304 CUs (gfx942), Instinct MI355X data sheet 256 CUs (gfx950), Radeon RX 7900 XTX specifications 96 CUs (gfx1100), Radeon RX 9070 XT specifications 64 CUs (gfx1201); counted as CUs even where compute_unit is the WGP (two CUs); dispatch sizes split-K grids from it"),
+    S("source", "AMD product specifications, compute units of the arch's largest part: Instinct MI300X data sheet 304 CUs (gfx942), Instinct MI355X data sheet 256 CUs (gfx950), Radeon RX 7900 XTX specifications 96 CUs (gfx1100), Radeon RX 9070 XT specifications 64 CUs (gfx1201); counted as CUs even where compute_unit is the WGP (two CUs); dispatch sizes split-K grids from it; NVIDIA H100 SXM5: 132 SMs (NVIDIA H100 Tensor Core GPU Architecture whitepaper, table 'Comparison of NVIDIA Data Center GPUs')"),
     S("name", "arch_vgprs_per_wave"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumArchVGPRs = 256 (v0-v255)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumArchVGPRs = 256 (v0-v255); NVIDIA: maximum number of 32-bit registers per thread = 255 (CUDA C Programming Guide, 'Compute Capabilities' table)"),
     S("name", "agprs_per_wave"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumVGPRs = 512 with FeatureGFX90AInsts, i.e. 256 ArchVGPRs plus 256 AccVGPRs (a0-a255); RDNA has no AccVGPRs (AMDGPUUsage.rst, 'AMDGPU Processors' and register descriptions)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumVGPRs = 512 with FeatureGFX90AInsts, i.e. 256 ArchVGPRs plus 256 AccVGPRs (a0-a255); RDNA has no AccVGPRs (AMDGPUUsage.rst, 'AMDGPU Processors' and register descriptions); NVIDIA has no accumulation registers (0)"),
     S("name", "unified_vgpr_file"),
-    S("source", "llvm/docs/AMDGPUUsage.rst kernel descriptor ACCUM_OFFSET: on gfx90a+ ArchVGPRs and AccVGPRs are allocated from one unified register file per wave; RDNA has ArchVGPRs only"),
+    S("source", "llvm/docs/AMDGPUUsage.rst kernel descriptor ACCUM_OFFSET: on gfx90a+ ArchVGPRs and AccVGPRs are allocated from one unified register file per wave; RDNA has ArchVGPRs only; NVIDIA: false (one register file)"),
     S("name", "accum_offset_granule"),
-    S("source", "llvm/docs/AMDGPUUsage.rst .amdhsa_accum_offset (granularity 4) and LLVM AMDGPUBaseInfo.cpp getTotalNumVGPRs(has90AInsts, NumAGPR, NumVGPR) = alignTo(NumVGPR, 4) + NumAGPR; 0 where the arch has no AccVGPRs"),
+    S("source", "llvm/docs/AMDGPUUsage.rst .amdhsa_accum_offset (granularity 4) and LLVM AMDGPUBaseInfo.cpp getTotalNumVGPRs(has90AInsts, NumAGPR, NumVGPR) = alignTo(NumVGPR, 4) + NumAGPR; 0 where the arch has no AccVGPRs; NVIDIA: 0"),
     S("name", "vgpr_file_per_simd"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getTotalNumVGPRs, in registers of the arch's wave size: 512 with FeatureGFX90AInsts; 1536 in wave32 with Feature1_5xVGPRs (gfx1100 FeatureISAVersion11_0_0, gfx1201 FeatureISAVersion12)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getTotalNumVGPRs, in registers of the arch's wave size: 512 with FeatureGFX90AInsts; 1536 in wave32 with Feature1_5xVGPRs (gfx1100 FeatureISAVersion11_0_0, gfx1201 FeatureISAVersion12); NVIDIA: 64K 32-bit registers per SM on compute capability 9.0 (CUDA C Programming Guide, 'Compute Capabilities' table), a quarter per sub-partition: 16384 registers = 512 per lane of a 32-thread warp"),
     S("name", "vgpr_alloc_granule"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getVGPRAllocGranule: 8 with FeatureGFX90AInsts; 24 in wave32 with Feature1_5xVGPRs"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getVGPRAllocGranule: 8 with FeatureGFX90AInsts; 24 in wave32 with Feature1_5xVGPRs; NVIDIA: registers are allocated per warp in units of 256 (CUDA Occupancy Calculator, 'register allocation unit size' of compute capability 9.0), i.e. 8 per thread"),
     S("name", "sgprs_per_wave"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumSGPRs: 102 on gfx8/gfx9, 106 on gfx10+"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getAddressableNumSGPRs: 102 on gfx8/gfx9, 106 on gfx10+; NVIDIA has no scalar registers (0)"),
     S("name", "sgpr_count_max"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxNumSGPRs(Addressable = false): 112 on gfx8/gfx9 (the addressable SGPRs plus VCC, FLAT_SCRATCH and XNACK_MASK), 108 on gfx10+; larger counts cannot be allocated"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getMaxNumSGPRs(Addressable = false): 112 on gfx8/gfx9 (the addressable SGPRs plus VCC, FLAT_SCRATCH and XNACK_MASK), 108 on gfx10+; larger counts cannot be allocated; NVIDIA: 0"),
     S("name", "sgpr_occupancy"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp getOccupancyWithNumSGPRs: on gfx8/gfx9 (800 SGPRs per SIMD, getTotalNumSGPRs) <= 80 SGPRs -> 10 waves, <= 88 -> 9, <= 100 -> 8, else 7; on gfx10+ SGPRs never limit occupancy (empty list)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp getOccupancyWithNumSGPRs: on gfx8/gfx9 (800 SGPRs per SIMD, getTotalNumSGPRs) <= 80 SGPRs -> 10 waves, <= 88 -> 9, <= 100 -> 8, else 7; on gfx10+ SGPRs never limit occupancy (empty list); NVIDIA: none"),
     S("name", "mma_kind"),
-    S("source", "LLVM AMDGPU.td FeatureMAIInsts in FeatureISAVersion9_4_Common (gfx942, gfx950): v_mfma_*; IntrinsicsAMDGPU.td AMDGPUWMMAIntrinsicsGFX11 / AMDGPUWMMAIntrinsicsGFX12 (gfx1100, gfx1201): v_wmma_*"),
+    S("source", "LLVM AMDGPU.td FeatureMAIInsts in FeatureISAVersion9_4_Common (gfx942, gfx950): v_mfma_*; IntrinsicsAMDGPU.td AMDGPUWMMAIntrinsicsGFX11 / AMDGPUWMMAIntrinsicsGFX12 (gfx1100, gfx1201): v_wmma_*; NVIDIA: PTX ISA 'Warp-level matrix multiply-accumulate instructions' mma.sync.aligned (mma_sync)"),
     S("name", "buffer_rsrc_word3"),
-    S("source", "llvm-project mlir/lib/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.cpp raw buffer lowering: (7 << 12) | (4 << 15) = 0x00027000 (nonzero data/num format, ignored by raw buffer ops); on gfx10+ also bit 24 (reserved, must be 1 on RDNA) and OOB_SELECT = 3 in bits 28-29 (bounds check against the offset) = 0x31027000"),
+    S("source", "llvm-project mlir/lib/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.cpp raw buffer lowering: (7 << 12) | (4 << 15) = 0x00027000 (nonzero data/num format, ignored by raw buffer ops); on gfx10+ also bit 24 (reserved, must be 1 on RDNA) and OOB_SELECT = 3 in bits 28-29 (bounds check against the offset) = 0x31027000; NVIDIA has no buffer descriptor (0)"),
     S("name", "waitcnt_model"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp waitcnt encoders and IntrinsicsAMDGPU.td: 'vmcnt_lgkmcnt' = one s_waitcnt packing vmcnt/expcnt/lgkmcnt (gfx9); 'vmcnt_lgkmcnt_vscnt' adds s_waitcnt_vscnt for stores (gfx10, gfx11); 'split_counters' = gfx12 s_wait_loadcnt/storecnt/samplecnt/bvhcnt/dscnt/kmcnt/expcnt (int_amdgcn_s_wait_*)"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp waitcnt encoders and IntrinsicsAMDGPU.td: 'vmcnt_lgkmcnt' = one s_waitcnt packing vmcnt/expcnt/lgkmcnt (gfx9); 'vmcnt_lgkmcnt_vscnt' adds s_waitcnt_vscnt for stores (gfx10, gfx11); 'split_counters' = gfx12 s_wait_loadcnt/storecnt/samplecnt/bvhcnt/dscnt/kmcnt/expcnt (int_amdgcn_s_wait_*); NVIDIA: 'none' (memory operations complete in program order for the issuing thread; sync.waitcnt orders nothing)"),
     S("name", "waitcnt_counters"),
-    S("source", "LLVM AMDGPUBaseInfo.cpp get*BitWidth, max = 2^bits - 1: vmcnt 6 bits (4 low + 2 high on gfx9, 6 on gfx11), expcnt 3, lgkmcnt 4 on gfx9 and 6 on gfx10+, vscnt/storecnt 6, loadcnt 6, samplecnt 6, bvhcnt 3, dscnt 6, kmcnt 5"),
+    S("source", "LLVM AMDGPUBaseInfo.cpp get*BitWidth, max = 2^bits - 1: vmcnt 6 bits (4 low + 2 high on gfx9, 6 on gfx11), expcnt 3, lgkmcnt 4 on gfx9 and 6 on gfx10+, vscnt/storecnt 6, loadcnt 6, samplecnt 6, bvhcnt 3, dscnt 6, kmcnt 5; NVIDIA: none"),
     S("name", "features"),
     S("source", "each feature string is declared below in [[feature]] with its own source, and checked against LLVM 22 by compiling a probe per feature and arch (platform/tests/test_arch_llvm.py)"),
+    S("name", "mma_sync"),
+    S("description", "mma.sync.aligned warp-level matrix multiply-accumulate (the MMA catalog's mma_sync ops)"),
+    S("source", "PTX ISA 'Warp-level Matrix Multiply-Accumulate Instructions: mma' (sm_80+ for m16n8k16 f16/bf16); LLVM IntrinsicsNVVM.td llvm.nvvm.mma.*"),
     S("name", "mfma"),
     S("description", "v_mfma_* matrix fused multiply-add (the MMA catalog's mfma ops)"),
     S("source", "LLVM AMDGPU.td FeatureMAIInsts; IntrinsicsAMDGPU.td llvm.amdgcn.mfma.*"),
@@ -173,17 +188,17 @@ constexpr Node kNodes[] = {
     S("description", "v_pk_fma_f32 / v_pk_mul_f32 / v_pk_add_f32 on <2 x float>"),
     S("source", "LLVM AMDGPU.td FeaturePackedFP32Ops (FeatureISAVersion9_4_Common)"),
     S("name", "global_atomic_fadd_f32"),
-    S("description", "global_atomic_add_f32 (atomicrmw fadd float in the global address space)"),
-    S("source", "LLVM AMDGPU.td FeatureAtomicFaddRtnInsts / FeatureAtomicFaddNoRtnInsts"),
+    S("description", "atomicrmw fadd float in the global address space: global_atomic_add_f32 on AMD, atom.global.add.f32 on NVIDIA"),
+    S("source", "LLVM AMDGPU.td FeatureAtomicFaddRtnInsts / FeatureAtomicFaddNoRtnInsts; PTX ISA 'atom' (.add.f32 on .global, sm_20+)"),
     S("name", "global_atomic_pk_add_bf16"),
     S("description", "global_atomic_pk_add_bf16 (atomicrmw fadd <2 x bfloat> in the global address space)"),
     S("source", "LLVM AMDGPU.td FeatureAtomicGlobalPkAddBF16Inst (FeatureISAVersion9_4_Common, FeatureISAVersion12)"),
     S("name", "ds_bpermute"),
-    S("description", "ds_bpermute_b32 backward lane permute through the LDS crossbar (llvm.amdgcn.ds.bpermute)"),
-    S("source", "IntrinsicsAMDGPU.td int_amdgcn_ds_bpermute (GFX8+)"),
+    S("description", "xlane.ds_bpermute, a backward lane permute: ds_bpermute_b32 through the LDS crossbar on AMD (llvm.amdgcn.ds.bpermute), shfl.sync.idx on NVIDIA"),
+    S("source", "IntrinsicsAMDGPU.td int_amdgcn_ds_bpermute (GFX8+); PTX ISA 'shfl.sync' (sm_30+), IntrinsicsNVVM.td llvm.nvvm.shfl.sync.idx.i32"),
     S("name", "ds_swizzle"),
-    S("description", "ds_swizzle_b32 lane swizzle with an immediate pattern (llvm.amdgcn.ds.swizzle)"),
-    S("source", "IntrinsicsAMDGPU.td int_amdgcn_ds_swizzle"),
+    S("description", "xlane.ds_swizzle, a lane swizzle with an immediate pattern: ds_swizzle_b32 on AMD (llvm.amdgcn.ds.swizzle), shfl.sync.idx from the lane the pattern names on NVIDIA"),
+    S("source", "IntrinsicsAMDGPU.td int_amdgcn_ds_swizzle; PTX ISA 'shfl.sync', IntrinsicsNVVM.td llvm.nvvm.shfl.sync.idx.i32"),
     S("name", "dpp"),
     S("description", "data-parallel primitives row/bank moves (llvm.amdgcn.update.dpp)"),
     S("source", "LLVM AMDGPU.td FeatureDPP (GFX8+); IntrinsicsAMDGPU.td int_amdgcn_update_dpp"),
@@ -212,15 +227,17 @@ constexpr Node kNodes[] = {
     S("description", "ds_read_b64_tr_b16 transposing LDS read (llvm.amdgcn.ds.read.tr16.b64)"),
     S("source", "LLVM AMDGPU.td FeatureGFX950Insts; IntrinsicsAMDGPU.td int_amdgcn_ds_read_tr16_b64"),
     S("name", "readfirstlane"),
-    S("description", "v_readfirstlane_b32: broadcast the first active lane's value (llvm.amdgcn.readfirstlane)"),
-    S("source", "IntrinsicsAMDGPU.td int_amdgcn_readfirstlane (all GCN)"),
+    S("description", "xlane.readfirstlane, broadcast the first active lane's value: v_readfirstlane_b32 on AMD (llvm.amdgcn.readfirstlane), activemask + shfl.sync.idx on NVIDIA"),
+    S("source", "IntrinsicsAMDGPU.td int_amdgcn_readfirstlane (all GCN); PTX ISA 'activemask' (sm_30+) and 'shfl.sync'"),
     S("name", "gfx942"),
     S("generation", "cdna3"),
     S("llvm_cpu", "gfx942"),
+    S("target", "amdgcn"),
     I("wave_size", 64LL),
     I("max_workgroup_size", 1024LL),
     I("lds_bytes", 65536LL),
     I("lds_bytes_per_cu", 65536LL),
+    I("lds_reserved_bytes", 0LL),
     S("compute_unit", "cu"),
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 8LL),
@@ -234,22 +251,24 @@ constexpr Node kNodes[] = {
     I("vgpr_alloc_granule", 8LL),
     I("sgprs_per_wave", 102LL),
     I("sgpr_count_max", 112LL),
-    // [175] arch[0].sgpr_occupancy -> [259, 263)
-    A("sgpr_occupancy", 259, 4),
+    // [188] arch[0].sgpr_occupancy -> [306, 310)
+    A("sgpr_occupancy", 306, 4),
     S("mma_kind", "mfma"),
     I("buffer_rsrc_word3", 159744LL),
     S("waitcnt_model", "vmcnt_lgkmcnt"),
-    // [179] arch[0].waitcnt_counters -> [263, 266)
-    A("waitcnt_counters", 263, 3),
-    // [180] arch[0].features -> [266, 277)
-    A("features", 266, 11),
+    // [192] arch[0].waitcnt_counters -> [310, 313)
+    A("waitcnt_counters", 310, 3),
+    // [193] arch[0].features -> [313, 324)
+    A("features", 313, 11),
     S("name", "gfx950"),
     S("generation", "cdna4"),
     S("llvm_cpu", "gfx950"),
+    S("target", "amdgcn"),
     I("wave_size", 64LL),
     I("max_workgroup_size", 1024LL),
     I("lds_bytes", 163840LL),
     I("lds_bytes_per_cu", 163840LL),
+    I("lds_reserved_bytes", 0LL),
     S("compute_unit", "cu"),
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 8LL),
@@ -263,22 +282,24 @@ constexpr Node kNodes[] = {
     I("vgpr_alloc_granule", 8LL),
     I("sgprs_per_wave", 102LL),
     I("sgpr_count_max", 112LL),
-    // [201] arch[1].sgpr_occupancy -> [277, 281)
-    A("sgpr_occupancy", 277, 4),
+    // [216] arch[1].sgpr_occupancy -> [324, 328)
+    A("sgpr_occupancy", 324, 4),
     S("mma_kind", "mfma"),
     I("buffer_rsrc_word3", 159744LL),
     S("waitcnt_model", "vmcnt_lgkmcnt"),
-    // [205] arch[1].waitcnt_counters -> [281, 284)
-    A("waitcnt_counters", 281, 3),
-    // [206] arch[1].features -> [284, 299)
-    A("features", 284, 15),
+    // [220] arch[1].waitcnt_counters -> [328, 331)
+    A("waitcnt_counters", 328, 3),
+    // [221] arch[1].features -> [331, 346)
+    A("features", 331, 15),
     S("name", "gfx1100"),
     S("generation", "rdna3"),
     S("llvm_cpu", "gfx1100"),
+    S("target", "amdgcn"),
     I("wave_size", 32LL),
     I("max_workgroup_size", 1024LL),
     I("lds_bytes", 65536LL),
     I("lds_bytes_per_cu", 131072LL),
+    I("lds_reserved_bytes", 0LL),
     S("compute_unit", "wgp"),
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 16LL),
@@ -296,17 +317,19 @@ constexpr Node kNodes[] = {
     S("mma_kind", "wmma"),
     I("buffer_rsrc_word3", 822243328LL),
     S("waitcnt_model", "vmcnt_lgkmcnt_vscnt"),
-    // [231] arch[2].waitcnt_counters -> [299, 303)
-    A("waitcnt_counters", 299, 4),
-    // [232] arch[2].features -> [303, 311)
-    A("features", 303, 8),
+    // [248] arch[2].waitcnt_counters -> [346, 350)
+    A("waitcnt_counters", 346, 4),
+    // [249] arch[2].features -> [350, 358)
+    A("features", 350, 8),
     S("name", "gfx1201"),
     S("generation", "rdna4"),
     S("llvm_cpu", "gfx1201"),
+    S("target", "amdgcn"),
     I("wave_size", 32LL),
     I("max_workgroup_size", 1024LL),
     I("lds_bytes", 65536LL),
     I("lds_bytes_per_cu", 131072LL),
+    I("lds_reserved_bytes", 0LL),
     S("compute_unit", "wgp"),
     I("simds_per_cu", 4LL),
     I("max_waves_per_simd", 16LL),
@@ -324,24 +347,53 @@ constexpr Node kNodes[] = {
     S("mma_kind", "wmma"),
     I("buffer_rsrc_word3", 822243328LL),
     S("waitcnt_model", "split_counters"),
-    // [257] arch[3].waitcnt_counters -> [311, 318)
-    A("waitcnt_counters", 311, 7),
-    // [258] arch[3].features -> [318, 328)
-    A("features", 318, 10),
-    // [259] arch[0].sgpr_occupancy[0] -> [328, 330)
-    T("", 328, 2),
-    // [260] arch[0].sgpr_occupancy[1] -> [330, 332)
-    T("", 330, 2),
-    // [261] arch[0].sgpr_occupancy[2] -> [332, 334)
-    T("", 332, 2),
-    // [262] arch[0].sgpr_occupancy[3] -> [334, 336)
-    T("", 334, 2),
-    // [263] arch[0].waitcnt_counters[0] -> [336, 338)
-    T("", 336, 2),
-    // [264] arch[0].waitcnt_counters[1] -> [338, 340)
-    T("", 338, 2),
-    // [265] arch[0].waitcnt_counters[2] -> [340, 342)
-    T("", 340, 2),
+    // [276] arch[3].waitcnt_counters -> [358, 365)
+    A("waitcnt_counters", 358, 7),
+    // [277] arch[3].features -> [365, 375)
+    A("features", 365, 10),
+    S("name", "sm_90"),
+    S("generation", "hopper"),
+    S("llvm_cpu", "sm_90"),
+    S("target", "nvptx"),
+    I("wave_size", 32LL),
+    I("max_workgroup_size", 1024LL),
+    I("lds_bytes", 232448LL),
+    I("lds_bytes_per_cu", 233472LL),
+    I("lds_reserved_bytes", 1024LL),
+    S("compute_unit", "sm"),
+    I("simds_per_cu", 4LL),
+    I("max_waves_per_simd", 16LL),
+    I("max_workgroups_per_cu", 32LL),
+    I("cu_count", 132LL),
+    I("arch_vgprs_per_wave", 255LL),
+    I("agprs_per_wave", 0LL),
+    B("unified_vgpr_file", false),
+    I("accum_offset_granule", 0LL),
+    I("vgpr_file_per_simd", 512LL),
+    I("vgpr_alloc_granule", 8LL),
+    I("sgprs_per_wave", 0LL),
+    I("sgpr_count_max", 0LL),
+    A("sgpr_occupancy", 0, 0),
+    S("mma_kind", "mma_sync"),
+    I("buffer_rsrc_word3", 0LL),
+    S("waitcnt_model", "none"),
+    A("waitcnt_counters", 0, 0),
+    // [305] arch[4].features -> [375, 380)
+    A("features", 375, 5),
+    // [306] arch[0].sgpr_occupancy[0] -> [380, 382)
+    T("", 380, 2),
+    // [307] arch[0].sgpr_occupancy[1] -> [382, 384)
+    T("", 382, 2),
+    // [308] arch[0].sgpr_occupancy[2] -> [384, 386)
+    T("", 384, 2),
+    // [309] arch[0].sgpr_occupancy[3] -> [386, 388)
+    T("", 386, 2),
+    // [310] arch[0].waitcnt_counters[0] -> [388, 390)
+    T("", 388, 2),
+    // [311] arch[0].waitcnt_counters[1] -> [390, 392)
+    T("", 390, 2),
+    // [312] arch[0].waitcnt_counters[2] -> [392, 394)
+    T("", 392, 2),
     S("", "mfma"),
     S("", "packed_fp32"),
     S("", "global_atomic_fadd_f32"),
@@ -353,20 +405,20 @@ constexpr Node kNodes[] = {
     S("", "dot2_f32_f16"),
     S("", "global_load_lds"),
     S("", "readfirstlane"),
-    // [277] arch[1].sgpr_occupancy[0] -> [342, 344)
-    T("", 342, 2),
-    // [278] arch[1].sgpr_occupancy[1] -> [344, 346)
-    T("", 344, 2),
-    // [279] arch[1].sgpr_occupancy[2] -> [346, 348)
-    T("", 346, 2),
-    // [280] arch[1].sgpr_occupancy[3] -> [348, 350)
-    T("", 348, 2),
-    // [281] arch[1].waitcnt_counters[0] -> [350, 352)
-    T("", 350, 2),
-    // [282] arch[1].waitcnt_counters[1] -> [352, 354)
-    T("", 352, 2),
-    // [283] arch[1].waitcnt_counters[2] -> [354, 356)
-    T("", 354, 2),
+    // [324] arch[1].sgpr_occupancy[0] -> [394, 396)
+    T("", 394, 2),
+    // [325] arch[1].sgpr_occupancy[1] -> [396, 398)
+    T("", 396, 2),
+    // [326] arch[1].sgpr_occupancy[2] -> [398, 400)
+    T("", 398, 2),
+    // [327] arch[1].sgpr_occupancy[3] -> [400, 402)
+    T("", 400, 2),
+    // [328] arch[1].waitcnt_counters[0] -> [402, 404)
+    T("", 402, 2),
+    // [329] arch[1].waitcnt_counters[1] -> [404, 406)
+    T("", 404, 2),
+    // [330] arch[1].waitcnt_counters[2] -> [406, 408)
+    T("", 406, 2),
     S("", "mfma"),
     S("", "packed_fp32"),
     S("", "global_atomic_fadd_f32"),
@@ -382,14 +434,14 @@ constexpr Node kNodes[] = {
     S("", "global_load_lds_b128"),
     S("", "ds_read_tr16_b64"),
     S("", "readfirstlane"),
-    // [299] arch[2].waitcnt_counters[0] -> [356, 358)
-    T("", 356, 2),
-    // [300] arch[2].waitcnt_counters[1] -> [358, 360)
-    T("", 358, 2),
-    // [301] arch[2].waitcnt_counters[2] -> [360, 362)
-    T("", 360, 2),
-    // [302] arch[2].waitcnt_counters[3] -> [362, 364)
-    T("", 362, 2),
+    // [346] arch[2].waitcnt_counters[0] -> [408, 410)
+    T("", 408, 2),
+    // [347] arch[2].waitcnt_counters[1] -> [410, 412)
+    T("", 410, 2),
+    // [348] arch[2].waitcnt_counters[2] -> [412, 414)
+    T("", 412, 2),
+    // [349] arch[2].waitcnt_counters[3] -> [414, 416)
+    T("", 414, 2),
     S("", "wmma"),
     S("", "global_atomic_fadd_f32"),
     S("", "ds_bpermute"),
@@ -398,20 +450,20 @@ constexpr Node kNodes[] = {
     S("", "permlane16"),
     S("", "dot2_f32_f16"),
     S("", "readfirstlane"),
-    // [311] arch[3].waitcnt_counters[0] -> [364, 366)
-    T("", 364, 2),
-    // [312] arch[3].waitcnt_counters[1] -> [366, 368)
-    T("", 366, 2),
-    // [313] arch[3].waitcnt_counters[2] -> [368, 370)
-    T("", 368, 2),
-    // [314] arch[3].waitcnt_counters[3] -> [370, 372)
-    T("", 370, 2),
-    // [315] arch[3].waitcnt_counters[4] -> [372, 374)
-    T("", 372, 2),
-    // [316] arch[3].waitcnt_counters[5] -> [374, 376)
-    T("", 374, 2),
-    // [317] arch[3].waitcnt_counters[6] -> [376, 378)
-    T("", 376, 2),
+    // [358] arch[3].waitcnt_counters[0] -> [416, 418)
+    T("", 416, 2),
+    // [359] arch[3].waitcnt_counters[1] -> [418, 420)
+    T("", 418, 2),
+    // [360] arch[3].waitcnt_counters[2] -> [420, 422)
+    T("", 420, 2),
+    // [361] arch[3].waitcnt_counters[3] -> [422, 424)
+    T("", 422, 2),
+    // [362] arch[3].waitcnt_counters[4] -> [424, 426)
+    T("", 424, 2),
+    // [363] arch[3].waitcnt_counters[5] -> [426, 428)
+    T("", 426, 2),
+    // [364] arch[3].waitcnt_counters[6] -> [428, 430)
+    T("", 428, 2),
     S("", "wmma"),
     S("", "global_atomic_fadd_f32"),
     S("", "global_atomic_pk_add_bf16"),
@@ -421,6 +473,11 @@ constexpr Node kNodes[] = {
     S("", "permlane16"),
     S("", "fp8_conversion"),
     S("", "dot2_f32_f16"),
+    S("", "readfirstlane"),
+    S("", "mma_sync"),
+    S("", "global_atomic_fadd_f32"),
+    S("", "ds_bpermute"),
+    S("", "ds_swizzle"),
     S("", "readfirstlane"),
     I("max_sgprs", 80LL),
     I("waves", 10LL),

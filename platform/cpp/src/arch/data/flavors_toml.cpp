@@ -11,58 +11,43 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 4)
     T("", 1, 3),
     S("format", "rocke.flavors/1"),
-    // [2] target -> [4, 7)
-    T("target", 4, 3),
-    // [3] flavor -> [7, 9)
-    A("flavor", 7, 2),
-    S("triple", "amdgcn-amd-amdhsa"),
-    // [5] target.scalar_types -> [9, 17)
-    A("scalar_types", 9, 8),
-    // [6] target.address_spaces -> [17, 22)
-    A("address_spaces", 17, 5),
-    // [7] flavor[0] -> [22, 29)
-    T("", 22, 7),
-    // [8] flavor[1] -> [29, 36)
-    T("", 29, 7),
-    // [9] target.scalar_types[0] -> [36, 38)
-    T("", 36, 2),
-    // [10] target.scalar_types[1] -> [38, 40)
-    T("", 38, 2),
-    // [11] target.scalar_types[2] -> [40, 42)
-    T("", 40, 2),
-    // [12] target.scalar_types[3] -> [42, 44)
-    T("", 42, 2),
-    // [13] target.scalar_types[4] -> [44, 46)
-    T("", 44, 2),
-    // [14] target.scalar_types[5] -> [46, 48)
-    T("", 46, 2),
-    // [15] target.scalar_types[6] -> [48, 50)
-    T("", 48, 2),
-    // [16] target.scalar_types[7] -> [50, 52)
-    T("", 50, 2),
-    // [17] target.address_spaces[0] -> [52, 54)
-    T("", 52, 2),
-    // [18] target.address_spaces[1] -> [54, 56)
-    T("", 54, 2),
-    // [19] target.address_spaces[2] -> [56, 58)
-    T("", 56, 2),
-    // [20] target.address_spaces[3] -> [58, 60)
-    T("", 58, 2),
-    // [21] target.address_spaces[4] -> [60, 62)
-    T("", 60, 2),
+    // [2] llvm -> [4, 5)
+    T("llvm", 4, 1),
+    // [3] flavor -> [5, 7)
+    A("flavor", 5, 2),
+    // [4] llvm.scalar_types -> [7, 15)
+    A("scalar_types", 7, 8),
+    // [5] flavor[0] -> [15, 21)
+    T("", 15, 6),
+    // [6] flavor[1] -> [21, 27)
+    T("", 21, 6),
+    // [7] llvm.scalar_types[0] -> [27, 29)
+    T("", 27, 2),
+    // [8] llvm.scalar_types[1] -> [29, 31)
+    T("", 29, 2),
+    // [9] llvm.scalar_types[2] -> [31, 33)
+    T("", 31, 2),
+    // [10] llvm.scalar_types[3] -> [33, 35)
+    T("", 33, 2),
+    // [11] llvm.scalar_types[4] -> [35, 37)
+    T("", 35, 2),
+    // [12] llvm.scalar_types[5] -> [37, 39)
+    T("", 37, 2),
+    // [13] llvm.scalar_types[6] -> [39, 41)
+    T("", 39, 2),
+    // [14] llvm.scalar_types[7] -> [41, 43)
+    T("", 41, 2),
     S("name", "llvm20"),
     I("llvm_major", 20LL),
     S("llvmlite_min", "0.45"),
     S("llvmlite_max", "0.47"),
-    S("datalayout", "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"),
     S("nocapture", "nocapture"),
-    // [28] flavor[0].intrinsic_overrides -> [62, 63)
-    A("intrinsic_overrides", 62, 1),
+    // [20] flavor[0].intrinsic_overrides -> [43, 44)
+    A("intrinsic_overrides", 43, 1),
     S("name", "llvm22"),
     I("llvm_major", 22LL),
     S("llvmlite_min", "0.48"),
     S("llvmlite_max", "0.50"),
-    S("datalayout", "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"),
     S("nocapture", "captures(none)"),
     A("intrinsic_overrides", 0, 0),
     S("ir", "i1"),
@@ -81,22 +66,12 @@ constexpr Node kNodes[] = {
     S("llvm", "bfloat"),
     S("ir", "f32"),
     S("llvm", "float"),
-    S("ir", "global"),
-    I("llvm", 1LL),
-    S("ir", "constant"),
-    I("llvm", 4LL),
-    S("ir", "lds"),
-    I("llvm", 3LL),
-    S("ir", "private"),
-    I("llvm", 5LL),
-    S("ir", "rsrc"),
-    I("llvm", 8LL),
-    // [62] flavor[0].intrinsic_overrides[0] -> [63, 66)
-    T("", 63, 3),
+    // [43] flavor[0].intrinsic_overrides[0] -> [44, 47)
+    T("", 44, 3),
     S("name", "llvm.amdgcn.make.buffer.rsrc.p8.p1"),
     S("ret", "ptr addrspace(8)"),
-    // [65] flavor[0].intrinsic_overrides[0].params -> [66, 70)
-    A("params", 66, 4),
+    // [46] flavor[0].intrinsic_overrides[0].params -> [47, 51)
+    A("params", 47, 4),
     S("", "ptr addrspace(1)"),
     S("", "i16"),
     S("", "i32"),

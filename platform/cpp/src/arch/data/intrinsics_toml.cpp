@@ -11,88 +11,126 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 4)
     T("", 1, 3),
     S("format", "rocke.intrinsics/1"),
-    // [2] intrinsic -> [4, 40)
-    A("intrinsic", 4, 36),
-    // [3] waitcnt -> [40, 43)
-    A("waitcnt", 40, 3),
-    // [4] intrinsic[0] -> [43, 47)
-    T("", 43, 4),
-    // [5] intrinsic[1] -> [47, 51)
-    T("", 47, 4),
-    // [6] intrinsic[2] -> [51, 55)
-    T("", 51, 4),
-    // [7] intrinsic[3] -> [55, 59)
-    T("", 55, 4),
-    // [8] intrinsic[4] -> [59, 63)
-    T("", 59, 4),
-    // [9] intrinsic[5] -> [63, 67)
-    T("", 63, 4),
-    // [10] intrinsic[6] -> [67, 71)
-    T("", 67, 4),
-    // [11] intrinsic[7] -> [71, 75)
-    T("", 71, 4),
-    // [12] intrinsic[8] -> [75, 79)
-    T("", 75, 4),
-    // [13] intrinsic[9] -> [79, 83)
-    T("", 79, 4),
-    // [14] intrinsic[10] -> [83, 87)
-    T("", 83, 4),
-    // [15] intrinsic[11] -> [87, 91)
-    T("", 87, 4),
-    // [16] intrinsic[12] -> [91, 95)
-    T("", 91, 4),
-    // [17] intrinsic[13] -> [95, 99)
-    T("", 95, 4),
-    // [18] intrinsic[14] -> [99, 103)
-    T("", 99, 4),
-    // [19] intrinsic[15] -> [103, 107)
-    T("", 103, 4),
-    // [20] intrinsic[16] -> [107, 111)
-    T("", 107, 4),
-    // [21] intrinsic[17] -> [111, 115)
-    T("", 111, 4),
-    // [22] intrinsic[18] -> [115, 119)
-    T("", 115, 4),
-    // [23] intrinsic[19] -> [119, 123)
-    T("", 119, 4),
-    // [24] intrinsic[20] -> [123, 127)
-    T("", 123, 4),
-    // [25] intrinsic[21] -> [127, 131)
-    T("", 127, 4),
-    // [26] intrinsic[22] -> [131, 135)
-    T("", 131, 4),
-    // [27] intrinsic[23] -> [135, 139)
-    T("", 135, 4),
-    // [28] intrinsic[24] -> [139, 143)
-    T("", 139, 4),
-    // [29] intrinsic[25] -> [143, 147)
-    T("", 143, 4),
-    // [30] intrinsic[26] -> [147, 151)
-    T("", 147, 4),
-    // [31] intrinsic[27] -> [151, 155)
-    T("", 151, 4),
-    // [32] intrinsic[28] -> [155, 159)
-    T("", 155, 4),
-    // [33] intrinsic[29] -> [159, 163)
-    T("", 159, 4),
-    // [34] intrinsic[30] -> [163, 167)
-    T("", 163, 4),
-    // [35] intrinsic[31] -> [167, 171)
-    T("", 167, 4),
-    // [36] intrinsic[32] -> [171, 175)
-    T("", 171, 4),
-    // [37] intrinsic[33] -> [175, 179)
-    T("", 175, 4),
-    // [38] intrinsic[34] -> [179, 183)
-    T("", 179, 4),
-    // [39] intrinsic[35] -> [183, 187)
-    T("", 183, 4),
-    // [40] waitcnt[0] -> [187, 192)
-    T("", 187, 5),
-    // [41] waitcnt[1] -> [192, 197)
-    T("", 192, 5),
-    // [42] waitcnt[2] -> [197, 202)
-    T("", 197, 5),
+    // [2] intrinsic -> [4, 58)
+    A("intrinsic", 4, 54),
+    // [3] waitcnt -> [58, 62)
+    A("waitcnt", 58, 4),
+    // [4] intrinsic[0] -> [62, 66)
+    T("", 62, 4),
+    // [5] intrinsic[1] -> [66, 70)
+    T("", 66, 4),
+    // [6] intrinsic[2] -> [70, 74)
+    T("", 70, 4),
+    // [7] intrinsic[3] -> [74, 78)
+    T("", 74, 4),
+    // [8] intrinsic[4] -> [78, 82)
+    T("", 78, 4),
+    // [9] intrinsic[5] -> [82, 86)
+    T("", 82, 4),
+    // [10] intrinsic[6] -> [86, 90)
+    T("", 86, 4),
+    // [11] intrinsic[7] -> [90, 94)
+    T("", 90, 4),
+    // [12] intrinsic[8] -> [94, 98)
+    T("", 94, 4),
+    // [13] intrinsic[9] -> [98, 102)
+    T("", 98, 4),
+    // [14] intrinsic[10] -> [102, 106)
+    T("", 102, 4),
+    // [15] intrinsic[11] -> [106, 110)
+    T("", 106, 4),
+    // [16] intrinsic[12] -> [110, 114)
+    T("", 110, 4),
+    // [17] intrinsic[13] -> [114, 118)
+    T("", 114, 4),
+    // [18] intrinsic[14] -> [118, 122)
+    T("", 118, 4),
+    // [19] intrinsic[15] -> [122, 126)
+    T("", 122, 4),
+    // [20] intrinsic[16] -> [126, 130)
+    T("", 126, 4),
+    // [21] intrinsic[17] -> [130, 134)
+    T("", 130, 4),
+    // [22] intrinsic[18] -> [134, 138)
+    T("", 134, 4),
+    // [23] intrinsic[19] -> [138, 142)
+    T("", 138, 4),
+    // [24] intrinsic[20] -> [142, 146)
+    T("", 142, 4),
+    // [25] intrinsic[21] -> [146, 150)
+    T("", 146, 4),
+    // [26] intrinsic[22] -> [150, 154)
+    T("", 150, 4),
+    // [27] intrinsic[23] -> [154, 158)
+    T("", 154, 4),
+    // [28] intrinsic[24] -> [158, 162)
+    T("", 158, 4),
+    // [29] intrinsic[25] -> [162, 166)
+    T("", 162, 4),
+    // [30] intrinsic[26] -> [166, 170)
+    T("", 166, 4),
+    // [31] intrinsic[27] -> [170, 174)
+    T("", 170, 4),
+    // [32] intrinsic[28] -> [174, 178)
+    T("", 174, 4),
+    // [33] intrinsic[29] -> [178, 182)
+    T("", 178, 4),
+    // [34] intrinsic[30] -> [182, 186)
+    T("", 182, 4),
+    // [35] intrinsic[31] -> [186, 190)
+    T("", 186, 4),
+    // [36] intrinsic[32] -> [190, 194)
+    T("", 190, 4),
+    // [37] intrinsic[33] -> [194, 198)
+    T("", 194, 4),
+    // [38] intrinsic[34] -> [198, 202)
+    T("", 198, 4),
+    // [39] intrinsic[35] -> [202, 206)
+    T("", 202, 4),
+    // [40] intrinsic[36] -> [206, 210)
+    T("", 206, 4),
+    // [41] intrinsic[37] -> [210, 214)
+    T("", 210, 4),
+    // [42] intrinsic[38] -> [214, 218)
+    T("", 214, 4),
+    // [43] intrinsic[39] -> [218, 222)
+    T("", 218, 4),
+    // [44] intrinsic[40] -> [222, 226)
+    T("", 222, 4),
+    // [45] intrinsic[41] -> [226, 230)
+    T("", 226, 4),
+    // [46] intrinsic[42] -> [230, 234)
+    T("", 230, 4),
+    // [47] intrinsic[43] -> [234, 238)
+    T("", 234, 4),
+    // [48] intrinsic[44] -> [238, 242)
+    T("", 238, 4),
+    // [49] intrinsic[45] -> [242, 246)
+    T("", 242, 4),
+    // [50] intrinsic[46] -> [246, 250)
+    T("", 246, 4),
+    // [51] intrinsic[47] -> [250, 254)
+    T("", 250, 4),
+    // [52] intrinsic[48] -> [254, 258)
+    T("", 254, 4),
+    // [53] intrinsic[49] -> [258, 262)
+    T("", 258, 4),
+    // [54] intrinsic[50] -> [262, 266)
+    T("", 262, 4),
+    // [55] intrinsic[51] -> [266, 270)
+    T("", 266, 4),
+    // [56] intrinsic[52] -> [270, 274)
+    T("", 270, 4),
+    // [57] intrinsic[53] -> [274, 278)
+    T("", 274, 4),
+    // [58] waitcnt[0] -> [278, 283)
+    T("", 278, 5),
+    // [59] waitcnt[1] -> [283, 288)
+    T("", 283, 5),
+    // [60] waitcnt[2] -> [288, 293)
+    T("", 288, 5),
+    // [61] waitcnt[3] -> [293, 298)
+    T("", 293, 5),
     S("name", "llvm.amdgcn.workitem.id.x"),
     S("ret", "i32"),
     A("params", 0, 0),
@@ -123,28 +161,28 @@ constexpr Node kNodes[] = {
     S("overload", ""),
     S("name", "llvm.amdgcn.mbcnt.lo"),
     S("ret", "i32"),
-    // [73] intrinsic[7].params -> [202, 204)
-    A("params", 202, 2),
+    // [92] intrinsic[7].params -> [298, 300)
+    A("params", 298, 2),
     S("overload", ""),
     S("name", "llvm.amdgcn.mbcnt.hi"),
     S("ret", "i32"),
-    // [77] intrinsic[8].params -> [204, 206)
-    A("params", 204, 2),
+    // [96] intrinsic[8].params -> [300, 302)
+    A("params", 300, 2),
     S("overload", ""),
     S("name", "llvm.amdgcn.readfirstlane.i32"),
     S("ret", "i32"),
-    // [81] intrinsic[9].params -> [206, 207)
-    A("params", 206, 1),
+    // [100] intrinsic[9].params -> [302, 303)
+    A("params", 302, 1),
     S("overload", ""),
     S("name", "llvm.amdgcn.ds.swizzle"),
     S("ret", "i32"),
-    // [85] intrinsic[10].params -> [207, 209)
-    A("params", 207, 2),
+    // [104] intrinsic[10].params -> [303, 305)
+    A("params", 303, 2),
     S("overload", ""),
     S("name", "llvm.amdgcn.ds.bpermute"),
     S("ret", "i32"),
-    // [89] intrinsic[11].params -> [209, 211)
-    A("params", 209, 2),
+    // [108] intrinsic[11].params -> [305, 307)
+    A("params", 305, 2),
     S("overload", ""),
     S("name", "llvm.amdgcn.s.barrier"),
     S("ret", "void"),
@@ -152,138 +190,221 @@ constexpr Node kNodes[] = {
     S("overload", ""),
     S("name", "llvm.amdgcn.s.waitcnt"),
     S("ret", "void"),
-    // [97] intrinsic[13].params -> [211, 212)
-    A("params", 211, 1),
+    // [116] intrinsic[13].params -> [307, 308)
+    A("params", 307, 1),
     S("overload", ""),
     S("name", "llvm.amdgcn.s.wait.loadcnt"),
     S("ret", "void"),
-    // [101] intrinsic[14].params -> [212, 213)
-    A("params", 212, 1),
+    // [120] intrinsic[14].params -> [308, 309)
+    A("params", 308, 1),
     S("overload", ""),
     S("name", "llvm.amdgcn.s.wait.dscnt"),
     S("ret", "void"),
-    // [105] intrinsic[15].params -> [213, 214)
-    A("params", 213, 1),
+    // [124] intrinsic[15].params -> [309, 310)
+    A("params", 309, 1),
     S("overload", ""),
     S("name", "llvm.amdgcn.s.wait.kmcnt"),
     S("ret", "void"),
-    // [109] intrinsic[16].params -> [214, 215)
-    A("params", 214, 1),
+    // [128] intrinsic[16].params -> [310, 311)
+    A("params", 310, 1),
     S("overload", ""),
     S("name", "llvm.amdgcn.make.buffer.rsrc.p8.p1"),
     S("ret", "ptr addrspace(8)"),
-    // [113] intrinsic[17].params -> [215, 219)
-    A("params", 215, 4),
+    // [132] intrinsic[17].params -> [311, 315)
+    A("params", 311, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.i8"),
     S("ret", "i8"),
-    // [117] intrinsic[18].params -> [219, 223)
-    A("params", 219, 4),
+    // [136] intrinsic[18].params -> [315, 319)
+    A("params", 315, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.i16"),
     S("ret", "i16"),
-    // [121] intrinsic[19].params -> [223, 227)
-    A("params", 223, 4),
+    // [140] intrinsic[19].params -> [319, 323)
+    A("params", 319, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.i32"),
     S("ret", "i32"),
-    // [125] intrinsic[20].params -> [227, 231)
-    A("params", 227, 4),
+    // [144] intrinsic[20].params -> [323, 327)
+    A("params", 323, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.v2i32"),
     S("ret", "<2 x i32>"),
-    // [129] intrinsic[21].params -> [231, 235)
-    A("params", 231, 4),
+    // [148] intrinsic[21].params -> [327, 331)
+    A("params", 327, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.v3i32"),
     S("ret", "<3 x i32>"),
-    // [133] intrinsic[22].params -> [235, 239)
-    A("params", 235, 4),
+    // [152] intrinsic[22].params -> [331, 335)
+    A("params", 331, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.load.v4i32"),
     S("ret", "<4 x i32>"),
-    // [137] intrinsic[23].params -> [239, 243)
-    A("params", 239, 4),
+    // [156] intrinsic[23].params -> [335, 339)
+    A("params", 335, 4),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.i8"),
     S("ret", "void"),
-    // [141] intrinsic[24].params -> [243, 248)
-    A("params", 243, 5),
+    // [160] intrinsic[24].params -> [339, 344)
+    A("params", 339, 5),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.i16"),
     S("ret", "void"),
-    // [145] intrinsic[25].params -> [248, 253)
-    A("params", 248, 5),
+    // [164] intrinsic[25].params -> [344, 349)
+    A("params", 344, 5),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.i32"),
     S("ret", "void"),
-    // [149] intrinsic[26].params -> [253, 258)
-    A("params", 253, 5),
+    // [168] intrinsic[26].params -> [349, 354)
+    A("params", 349, 5),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.v2i32"),
     S("ret", "void"),
-    // [153] intrinsic[27].params -> [258, 263)
-    A("params", 258, 5),
+    // [172] intrinsic[27].params -> [354, 359)
+    A("params", 354, 5),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.v3i32"),
     S("ret", "void"),
-    // [157] intrinsic[28].params -> [263, 268)
-    A("params", 263, 5),
+    // [176] intrinsic[28].params -> [359, 364)
+    A("params", 359, 5),
     S("overload", ""),
     S("name", "llvm.amdgcn.raw.ptr.buffer.store.v4i32"),
     S("ret", "void"),
-    // [161] intrinsic[29].params -> [268, 273)
-    A("params", 268, 5),
+    // [180] intrinsic[29].params -> [364, 369)
+    A("params", 364, 5),
     S("overload", ""),
     S("name", "llvm.fma.{M}"),
     S("ret", "{T}"),
-    // [165] intrinsic[30].params -> [273, 276)
-    A("params", 273, 3),
+    // [184] intrinsic[30].params -> [369, 372)
+    A("params", 369, 3),
     S("overload", "float"),
     S("name", "llvm.minnum.{M}"),
     S("ret", "{T}"),
-    // [169] intrinsic[31].params -> [276, 278)
-    A("params", 276, 2),
+    // [188] intrinsic[31].params -> [372, 374)
+    A("params", 372, 2),
     S("overload", "float"),
     S("name", "llvm.maxnum.{M}"),
     S("ret", "{T}"),
-    // [173] intrinsic[32].params -> [278, 280)
-    A("params", 278, 2),
+    // [192] intrinsic[32].params -> [374, 376)
+    A("params", 374, 2),
     S("overload", "float"),
     S("name", "llvm.exp2.{M}"),
     S("ret", "{T}"),
-    // [177] intrinsic[33].params -> [280, 281)
-    A("params", 280, 1),
+    // [196] intrinsic[33].params -> [376, 377)
+    A("params", 376, 1),
     S("overload", "float"),
     S("name", "llvm.log2.{M}"),
     S("ret", "{T}"),
-    // [181] intrinsic[34].params -> [281, 282)
-    A("params", 281, 1),
+    // [200] intrinsic[34].params -> [377, 378)
+    A("params", 377, 1),
     S("overload", "float"),
     S("name", "llvm.sqrt.{M}"),
     S("ret", "{T}"),
-    // [185] intrinsic[35].params -> [282, 283)
-    A("params", 282, 1),
+    // [204] intrinsic[35].params -> [378, 379)
+    A("params", 378, 1),
     S("overload", "float"),
+    S("name", "llvm.nvvm.read.ptx.sreg.tid.x"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.tid.y"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.tid.z"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ctaid.x"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ctaid.y"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ctaid.z"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ntid.x"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ntid.y"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.ntid.z"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.read.ptx.sreg.laneid"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.activemask"),
+    S("ret", "i32"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.shfl.sync.idx.i32"),
+    S("ret", "i32"),
+    // [252] intrinsic[47].params -> [379, 383)
+    A("params", 379, 4),
+    S("overload", ""),
+    S("name", "llvm.nvvm.shfl.sync.bfly.i32"),
+    S("ret", "i32"),
+    // [256] intrinsic[48].params -> [383, 387)
+    A("params", 383, 4),
+    S("overload", ""),
+    S("name", "llvm.nvvm.barrier0"),
+    S("ret", "void"),
+    A("params", 0, 0),
+    S("overload", ""),
+    S("name", "llvm.nvvm.bar.warp.sync"),
+    S("ret", "void"),
+    // [264] intrinsic[50].params -> [387, 388)
+    A("params", 387, 1),
+    S("overload", ""),
+    S("name", "llvm.nvvm.lg2.approx.f"),
+    S("ret", "float"),
+    // [268] intrinsic[51].params -> [388, 389)
+    A("params", 388, 1),
+    S("overload", ""),
+    S("name", "llvm.nvvm.rcp.rn.f"),
+    S("ret", "float"),
+    // [272] intrinsic[52].params -> [389, 390)
+    A("params", 389, 1),
+    S("overload", ""),
+    S("name", "llvm.cttz.i32"),
+    S("ret", "i32"),
+    // [276] intrinsic[53].params -> [390, 392)
+    A("params", 390, 2),
+    S("overload", ""),
     S("model", "vmcnt_lgkmcnt"),
     S("form", "packed"),
     S("intrinsic", "llvm.amdgcn.s.waitcnt"),
-    // [190] waitcnt[0].waits -> [283, 285)
-    A("waits", 283, 2),
-    // [191] waitcnt[0].fields -> [285, 289)
-    A("fields", 285, 4),
+    // [281] waitcnt[0].waits -> [392, 394)
+    A("waits", 392, 2),
+    // [282] waitcnt[0].fields -> [394, 398)
+    A("fields", 394, 4),
     S("model", "vmcnt_lgkmcnt_vscnt"),
     S("form", "packed"),
     S("intrinsic", "llvm.amdgcn.s.waitcnt"),
-    // [195] waitcnt[1].waits -> [289, 291)
-    A("waits", 289, 2),
-    // [196] waitcnt[1].fields -> [291, 294)
-    A("fields", 291, 3),
+    // [286] waitcnt[1].waits -> [398, 400)
+    A("waits", 398, 2),
+    // [287] waitcnt[1].fields -> [400, 403)
+    A("fields", 400, 3),
     S("model", "split_counters"),
     S("form", "split"),
     S("intrinsic", ""),
-    // [200] waitcnt[2].waits -> [294, 297)
-    A("waits", 294, 3),
+    // [291] waitcnt[2].waits -> [403, 406)
+    A("waits", 403, 3),
+    A("fields", 0, 0),
+    S("model", "none"),
+    S("form", "split"),
+    S("intrinsic", ""),
+    A("waits", 0, 0),
     A("fields", 0, 0),
     S("", "i32"),
     S("", "i32"),
@@ -366,34 +487,47 @@ constexpr Node kNodes[] = {
     S("", "{T}"),
     S("", "{T}"),
     S("", "{T}"),
-    // [283] waitcnt[0].waits[0] -> [297, 300)
-    T("", 297, 3),
-    // [284] waitcnt[0].waits[1] -> [300, 303)
-    T("", 300, 3),
-    // [285] waitcnt[0].fields[0] -> [303, 307)
-    T("", 303, 4),
-    // [286] waitcnt[0].fields[1] -> [307, 311)
-    T("", 307, 4),
-    // [287] waitcnt[0].fields[2] -> [311, 315)
-    T("", 311, 4),
-    // [288] waitcnt[0].fields[3] -> [315, 319)
-    T("", 315, 4),
-    // [289] waitcnt[1].waits[0] -> [319, 322)
-    T("", 319, 3),
-    // [290] waitcnt[1].waits[1] -> [322, 325)
-    T("", 322, 3),
-    // [291] waitcnt[1].fields[0] -> [325, 329)
-    T("", 325, 4),
-    // [292] waitcnt[1].fields[1] -> [329, 333)
-    T("", 329, 4),
-    // [293] waitcnt[1].fields[2] -> [333, 337)
-    T("", 333, 4),
-    // [294] waitcnt[2].waits[0] -> [337, 340)
-    T("", 337, 3),
-    // [295] waitcnt[2].waits[1] -> [340, 343)
-    T("", 340, 3),
-    // [296] waitcnt[2].waits[2] -> [343, 346)
-    T("", 343, 3),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "i32"),
+    S("", "float"),
+    S("", "float"),
+    S("", "i32"),
+    S("", "i1 immarg"),
+    // [392] waitcnt[0].waits[0] -> [406, 409)
+    T("", 406, 3),
+    // [393] waitcnt[0].waits[1] -> [409, 412)
+    T("", 409, 3),
+    // [394] waitcnt[0].fields[0] -> [412, 416)
+    T("", 412, 4),
+    // [395] waitcnt[0].fields[1] -> [416, 420)
+    T("", 416, 4),
+    // [396] waitcnt[0].fields[2] -> [420, 424)
+    T("", 420, 4),
+    // [397] waitcnt[0].fields[3] -> [424, 428)
+    T("", 424, 4),
+    // [398] waitcnt[1].waits[0] -> [428, 431)
+    T("", 428, 3),
+    // [399] waitcnt[1].waits[1] -> [431, 434)
+    T("", 431, 3),
+    // [400] waitcnt[1].fields[0] -> [434, 438)
+    T("", 434, 4),
+    // [401] waitcnt[1].fields[1] -> [438, 442)
+    T("", 438, 4),
+    // [402] waitcnt[1].fields[2] -> [442, 446)
+    T("", 442, 4),
+    // [403] waitcnt[2].waits[0] -> [446, 449)
+    T("", 446, 3),
+    // [404] waitcnt[2].waits[1] -> [449, 452)
+    T("", 449, 3),
+    // [405] waitcnt[2].waits[2] -> [452, 455)
+    T("", 452, 3),
     S("attr", "vmcnt"),
     S("counter", "vmcnt"),
     S("intrinsic", ""),

@@ -11,196 +11,200 @@ constexpr Node kNodes[] = {
     // [0] (root) -> [1, 3)
     T("", 1, 2),
     S("format", "rocke.mma/1"),
-    // [2] op -> [3, 15)
-    A("op", 3, 12),
-    // [3] op[0] -> [15, 30)
-    T("", 15, 15),
-    // [4] op[1] -> [30, 45)
-    T("", 30, 15),
-    // [5] op[2] -> [45, 60)
-    T("", 45, 15),
-    // [6] op[3] -> [60, 75)
-    T("", 60, 15),
-    // [7] op[4] -> [75, 90)
-    T("", 75, 15),
-    // [8] op[5] -> [90, 105)
-    T("", 90, 15),
-    // [9] op[6] -> [105, 120)
-    T("", 105, 15),
-    // [10] op[7] -> [120, 135)
-    T("", 120, 15),
-    // [11] op[8] -> [135, 150)
-    T("", 135, 15),
-    // [12] op[9] -> [150, 165)
-    T("", 150, 15),
-    // [13] op[10] -> [165, 180)
-    T("", 165, 15),
-    // [14] op[11] -> [180, 195)
-    T("", 180, 15),
+    // [2] op -> [3, 17)
+    A("op", 3, 14),
+    // [3] op[0] -> [17, 32)
+    T("", 17, 15),
+    // [4] op[1] -> [32, 47)
+    T("", 32, 15),
+    // [5] op[2] -> [47, 62)
+    T("", 47, 15),
+    // [6] op[3] -> [62, 77)
+    T("", 62, 15),
+    // [7] op[4] -> [77, 92)
+    T("", 77, 15),
+    // [8] op[5] -> [92, 107)
+    T("", 92, 15),
+    // [9] op[6] -> [107, 122)
+    T("", 107, 15),
+    // [10] op[7] -> [122, 137)
+    T("", 122, 15),
+    // [11] op[8] -> [137, 152)
+    T("", 137, 15),
+    // [12] op[9] -> [152, 167)
+    T("", 152, 15),
+    // [13] op[10] -> [167, 182)
+    T("", 167, 15),
+    // [14] op[11] -> [182, 197)
+    T("", 182, 15),
+    // [15] op[12] -> [197, 212)
+    T("", 197, 15),
+    // [16] op[13] -> [212, 227)
+    T("", 212, 15),
     S("id", "mfma_f32_32x32x8_f16"),
     S("kind", "mfma"),
-    // [17] op[0].archs -> [195, 197)
-    A("archs", 195, 2),
+    // [19] op[0].archs -> [227, 229)
+    A("archs", 227, 2),
     I("wave_size", 64LL),
     I("m", 32LL),
     I("n", 32LL),
     I("k", 8LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.32x32x8f16"),
     S("mnemonic", "v_mfma_f32_32x32x8_f16"),
-    // [24] op[0].imm_operands -> [197, 200)
-    A("imm_operands", 197, 3),
+    // [26] op[0].imm_operands -> [229, 232)
+    A("imm_operands", 229, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_32x32x8f16 : AMDGPUMfmaIntrinsic<llvm_v16f32_ty, llvm_v4f16_ty> (AMDGPUMFMAIntrinsics908): <16 x float> from two <4 x half>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator) register layouts of the CDNA2 instructions CDNA3 keeps; IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs32xK(8), mfmaRhsKx32(8), mfmaAcc32x32)"),
-    // [27] op[0].a -> [200, 206)
-    T("a", 200, 6),
-    // [28] op[0].b -> [206, 212)
-    T("b", 206, 6),
-    // [29] op[0].c -> [212, 218)
-    T("c", 212, 6),
+    // [29] op[0].a -> [232, 239)
+    T("a", 232, 7),
+    // [30] op[0].b -> [239, 246)
+    T("b", 239, 7),
+    // [31] op[0].c -> [246, 253)
+    T("c", 246, 7),
     S("id", "mfma_f32_16x16x16_f16"),
     S("kind", "mfma"),
-    // [32] op[1].archs -> [218, 220)
-    A("archs", 218, 2),
+    // [34] op[1].archs -> [253, 255)
+    A("archs", 253, 2),
     I("wave_size", 64LL),
     I("m", 16LL),
     I("n", 16LL),
     I("k", 16LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.16x16x16f16"),
     S("mnemonic", "v_mfma_f32_16x16x16_f16"),
-    // [39] op[1].imm_operands -> [220, 223)
-    A("imm_operands", 220, 3),
+    // [41] op[1].imm_operands -> [255, 258)
+    A("imm_operands", 255, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_16x16x16f16 : AMDGPUMfmaIntrinsic<llvm_v4f32_ty, llvm_v4f16_ty> (AMDGPUMFMAIntrinsics908): <4 x float> from two <4 x half>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator) register layouts of the CDNA2 instructions CDNA3 keeps; IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs16xK(16), mfmaRhsKx16(16), mfmaAcc16x16)"),
-    // [42] op[1].a -> [223, 229)
-    T("a", 223, 6),
-    // [43] op[1].b -> [229, 235)
-    T("b", 229, 6),
-    // [44] op[1].c -> [235, 241)
-    T("c", 235, 6),
+    // [44] op[1].a -> [258, 265)
+    T("a", 258, 7),
+    // [45] op[1].b -> [265, 272)
+    T("b", 265, 7),
+    // [46] op[1].c -> [272, 279)
+    T("c", 272, 7),
     S("id", "mfma_f32_32x32x8_bf16"),
     S("kind", "mfma"),
-    // [47] op[2].archs -> [241, 243)
-    A("archs", 241, 2),
+    // [49] op[2].archs -> [279, 281)
+    A("archs", 279, 2),
     I("wave_size", 64LL),
     I("m", 32LL),
     I("n", 32LL),
     I("k", 8LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.32x32x8bf16.1k"),
     S("mnemonic", "v_mfma_f32_32x32x8_bf16"),
-    // [54] op[2].imm_operands -> [243, 246)
-    A("imm_operands", 243, 3),
+    // [56] op[2].imm_operands -> [281, 284)
+    A("imm_operands", 281, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_32x32x8bf16_1k : AMDGPUMfmaIntrinsic<llvm_v16f32_ty, llvm_v4i16_ty> (AMDGPUMFMAIntrinsics90A): <16 x float> from two <4 x i16>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator) register layouts of the CDNA2 instructions CDNA3 keeps; IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs32xK(8), mfmaRhsKx32(8), mfmaAcc32x32)"),
-    // [57] op[2].a -> [246, 252)
-    T("a", 246, 6),
-    // [58] op[2].b -> [252, 258)
-    T("b", 252, 6),
-    // [59] op[2].c -> [258, 264)
-    T("c", 258, 6),
+    // [59] op[2].a -> [284, 291)
+    T("a", 284, 7),
+    // [60] op[2].b -> [291, 298)
+    T("b", 291, 7),
+    // [61] op[2].c -> [298, 305)
+    T("c", 298, 7),
     S("id", "mfma_f32_16x16x16_bf16"),
     S("kind", "mfma"),
-    // [62] op[3].archs -> [264, 266)
-    A("archs", 264, 2),
+    // [64] op[3].archs -> [305, 307)
+    A("archs", 305, 2),
     I("wave_size", 64LL),
     I("m", 16LL),
     I("n", 16LL),
     I("k", 16LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.16x16x16bf16.1k"),
     S("mnemonic", "v_mfma_f32_16x16x16_bf16"),
-    // [69] op[3].imm_operands -> [266, 269)
-    A("imm_operands", 266, 3),
+    // [71] op[3].imm_operands -> [307, 310)
+    A("imm_operands", 307, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_16x16x16bf16_1k : AMDGPUMfmaIntrinsic<llvm_v4f32_ty, llvm_v4i16_ty> (AMDGPUMFMAIntrinsics90A): <4 x float> from two <4 x i16>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator) register layouts of the CDNA2 instructions CDNA3 keeps; IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs16xK(16), mfmaRhsKx16(16), mfmaAcc16x16)"),
-    // [72] op[3].a -> [269, 275)
-    T("a", 269, 6),
-    // [73] op[3].b -> [275, 281)
-    T("b", 275, 6),
-    // [74] op[3].c -> [281, 287)
-    T("c", 281, 6),
+    // [74] op[3].a -> [310, 317)
+    T("a", 310, 7),
+    // [75] op[3].b -> [317, 324)
+    T("b", 317, 7),
+    // [76] op[3].c -> [324, 331)
+    T("c", 324, 7),
     S("id", "mfma_f32_16x16x32_f16"),
     S("kind", "mfma"),
-    // [77] op[4].archs -> [287, 288)
-    A("archs", 287, 1),
+    // [79] op[4].archs -> [331, 332)
+    A("archs", 331, 1),
     I("wave_size", 64LL),
     I("m", 16LL),
     I("n", 16LL),
     I("k", 32LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.16x16x32.f16"),
     S("mnemonic", "v_mfma_f32_16x16x32_f16"),
-    // [84] op[4].imm_operands -> [288, 291)
-    A("imm_operands", 288, 3),
+    // [86] op[4].imm_operands -> [332, 335)
+    A("imm_operands", 332, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_16x16x32_f16 : AMDGPUMfmaIntrinsic<llvm_v4f32_ty, llvm_v8f16_ty> (AMDGPUMFMAIntrinsics950): <4 x float> from two <8 x half>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs16xK(32): each lane holds 8 consecutive K; mfmaAcc16x16)"),
-    // [87] op[4].a -> [291, 297)
-    T("a", 291, 6),
-    // [88] op[4].b -> [297, 303)
-    T("b", 297, 6),
-    // [89] op[4].c -> [303, 309)
-    T("c", 303, 6),
+    // [89] op[4].a -> [335, 342)
+    T("a", 335, 7),
+    // [90] op[4].b -> [342, 349)
+    T("b", 342, 7),
+    // [91] op[4].c -> [349, 356)
+    T("c", 349, 7),
     S("id", "mfma_f32_16x16x32_bf16"),
     S("kind", "mfma"),
-    // [92] op[5].archs -> [309, 310)
-    A("archs", 309, 1),
+    // [94] op[5].archs -> [356, 357)
+    A("archs", 356, 1),
     I("wave_size", 64LL),
     I("m", 16LL),
     I("n", 16LL),
     I("k", 32LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.16x16x32.bf16"),
     S("mnemonic", "v_mfma_f32_16x16x32_bf16"),
-    // [99] op[5].imm_operands -> [310, 313)
-    A("imm_operands", 310, 3),
+    // [101] op[5].imm_operands -> [357, 360)
+    A("imm_operands", 357, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_16x16x32_bf16 : AMDGPUMfmaIntrinsic<llvm_v4f32_ty, llvm_v8bf16_ty> (AMDGPUMFMAIntrinsics950): <4 x float> from two <8 x bfloat>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs16xK(32): each lane holds 8 consecutive K; mfmaAcc16x16)"),
-    // [102] op[5].a -> [313, 319)
-    T("a", 313, 6),
-    // [103] op[5].b -> [319, 325)
-    T("b", 319, 6),
-    // [104] op[5].c -> [325, 331)
-    T("c", 325, 6),
+    // [104] op[5].a -> [360, 367)
+    T("a", 360, 7),
+    // [105] op[5].b -> [367, 374)
+    T("b", 367, 7),
+    // [106] op[5].c -> [374, 381)
+    T("c", 374, 7),
     S("id", "mfma_f32_32x32x16_f16"),
     S("kind", "mfma"),
-    // [107] op[6].archs -> [331, 332)
-    A("archs", 331, 1),
+    // [109] op[6].archs -> [381, 382)
+    A("archs", 381, 1),
     I("wave_size", 64LL),
     I("m", 32LL),
     I("n", 32LL),
     I("k", 16LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.32x32x16.f16"),
     S("mnemonic", "v_mfma_f32_32x32x16_f16"),
-    // [114] op[6].imm_operands -> [332, 335)
-    A("imm_operands", 332, 3),
+    // [116] op[6].imm_operands -> [382, 385)
+    A("imm_operands", 382, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_32x32x16_f16 : AMDGPUMfmaIntrinsic<llvm_v16f32_ty, llvm_v8f16_ty> (AMDGPUMFMAIntrinsics950): <16 x float> from two <8 x half>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs32xK(16): each lane holds 8 consecutive K; mfmaAcc32x32)"),
-    // [117] op[6].a -> [335, 341)
-    T("a", 335, 6),
-    // [118] op[6].b -> [341, 347)
-    T("b", 341, 6),
-    // [119] op[6].c -> [347, 353)
-    T("c", 347, 6),
+    // [119] op[6].a -> [385, 392)
+    T("a", 385, 7),
+    // [120] op[6].b -> [392, 399)
+    T("b", 392, 7),
+    // [121] op[6].c -> [399, 406)
+    T("c", 399, 7),
     S("id", "mfma_f32_32x32x16_bf16"),
     S("kind", "mfma"),
-    // [122] op[7].archs -> [353, 354)
-    A("archs", 353, 1),
+    // [124] op[7].archs -> [406, 407)
+    A("archs", 406, 1),
     I("wave_size", 64LL),
     I("m", 32LL),
     I("n", 32LL),
     I("k", 16LL),
     S("intrinsic", "llvm.amdgcn.mfma.f32.32x32x16.bf16"),
     S("mnemonic", "v_mfma_f32_32x32x16_bf16"),
-    // [129] op[7].imm_operands -> [354, 357)
-    A("imm_operands", 354, 3),
+    // [131] op[7].imm_operands -> [407, 410)
+    A("imm_operands", 407, 3),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_mfma_f32_32x32x16_bf16 : AMDGPUMfmaIntrinsic<llvm_v16f32_ty, llvm_v8bf16_ty> (AMDGPUMFMAIntrinsics950): <16 x float> from two <8 x bfloat>, then i32 cbsz, abid, blgp immediates; checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp getSingleSubgroupLayout (mfmaLhs32xK(16): each lane holds 8 consecutive K; mfmaAcc32x32)"),
-    // [132] op[7].a -> [357, 363)
-    T("a", 357, 6),
-    // [133] op[7].b -> [363, 369)
-    T("b", 363, 6),
-    // [134] op[7].c -> [369, 375)
-    T("c", 369, 6),
+    // [134] op[7].a -> [410, 417)
+    T("a", 410, 7),
+    // [135] op[7].b -> [417, 424)
+    T("b", 417, 7),
+    // [136] op[7].c -> [424, 431)
+    T("c", 424, 7),
     S("id", "wmma_f32_16x16x16_f16_gfx11"),
     S("kind", "wmma"),
-    // [137] op[8].archs -> [375, 376)
-    A("archs", 375, 1),
+    // [139] op[8].archs -> [431, 432)
+    A("archs", 431, 1),
     I("wave_size", 32LL),
     I("m", 16LL),
     I("n", 16LL),
@@ -210,16 +214,16 @@ constexpr Node kNodes[] = {
     A("imm_operands", 0, 0),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_wmma_f32_16x16x16_f16 : AMDGPUWmmaIntrinsic<llvm_anyfloat_ty, llvm_anyfloat_ty> (AMDGPUWMMAIntrinsicsGFX11): overloaded on D and A/B, so the name carries the suffix .v8f32.v16f16; <8 x float> from two <16 x half>; the f32-accumulating forms take no op_sel or clamp immediates (only the f16/bf16-accumulating forms take the i1 op_sel 'high' flag and the iu8/iu4 forms the sign and clamp flags); checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "GPUOpen 'How to accelerate AI applications on RDNA 3 using WMMA' (a_frag[i] = A[lane % 16][i], b_frag[i] = B[i][lane % 16], lanes 16-31 repeat lanes 0-15; c_frag[i] = C[2 * i + lane / 16][lane % 16]); IREE getSingleSubgroupLayout WMMAR3_F32_16x16x16_*; composable_kernel ck_tile WmmaTraitsBase<gfx11_t> (kRepeat = 2, kCM0PerLane = 8, kCMLane = 2)"),
-    // [147] op[8].a -> [376, 382)
-    T("a", 376, 6),
-    // [148] op[8].b -> [382, 388)
-    T("b", 382, 6),
-    // [149] op[8].c -> [388, 394)
-    T("c", 388, 6),
+    // [149] op[8].a -> [432, 439)
+    T("a", 432, 7),
+    // [150] op[8].b -> [439, 446)
+    T("b", 439, 7),
+    // [151] op[8].c -> [446, 453)
+    T("c", 446, 7),
     S("id", "wmma_f32_16x16x16_bf16_gfx11"),
     S("kind", "wmma"),
-    // [152] op[9].archs -> [394, 395)
-    A("archs", 394, 1),
+    // [154] op[9].archs -> [453, 454)
+    A("archs", 453, 1),
     I("wave_size", 32LL),
     I("m", 16LL),
     I("n", 16LL),
@@ -229,16 +233,16 @@ constexpr Node kNodes[] = {
     A("imm_operands", 0, 0),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_wmma_f32_16x16x16_bf16 : AMDGPUWmmaIntrinsic<llvm_anyint_ty, llvm_anyfloat_ty> (AMDGPUWMMAIntrinsicsGFX11): overloaded on D and A/B, so the name carries the suffix .v8f32.v16i16; <8 x float> from two <16 x i16>; the f32-accumulating forms take no op_sel or clamp immediates (only the f16/bf16-accumulating forms take the i1 op_sel 'high' flag and the iu8/iu4 forms the sign and clamp flags); checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "GPUOpen 'How to accelerate AI applications on RDNA 3 using WMMA' (a_frag[i] = A[lane % 16][i], b_frag[i] = B[i][lane % 16], lanes 16-31 repeat lanes 0-15; c_frag[i] = C[2 * i + lane / 16][lane % 16]); IREE getSingleSubgroupLayout WMMAR3_F32_16x16x16_*; composable_kernel ck_tile WmmaTraitsBase<gfx11_t> (kRepeat = 2, kCM0PerLane = 8, kCMLane = 2)"),
-    // [162] op[9].a -> [395, 401)
-    T("a", 395, 6),
-    // [163] op[9].b -> [401, 407)
-    T("b", 401, 6),
-    // [164] op[9].c -> [407, 413)
-    T("c", 407, 6),
+    // [164] op[9].a -> [454, 461)
+    T("a", 454, 7),
+    // [165] op[9].b -> [461, 468)
+    T("b", 461, 7),
+    // [166] op[9].c -> [468, 475)
+    T("c", 468, 7),
     S("id", "wmma_f32_16x16x16_f16_gfx12"),
     S("kind", "wmma"),
-    // [167] op[10].archs -> [413, 414)
-    A("archs", 413, 1),
+    // [169] op[10].archs -> [475, 476)
+    A("archs", 475, 1),
     I("wave_size", 32LL),
     I("m", 16LL),
     I("n", 16LL),
@@ -248,16 +252,16 @@ constexpr Node kNodes[] = {
     A("imm_operands", 0, 0),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_wmma_f32_16x16x16_f16 : AMDGPUWmmaIntrinsic<llvm_anyfloat_ty, llvm_anyfloat_ty> (listed under 'WMMA GFX11Plus'; gfx12 takes 8-element A/B vectors in wave32): overloaded on D and A/B, so the name carries the suffix .v8f32.v8f16; <8 x float> from two <8 x half>; the f32-accumulating forms take no op_sel or clamp immediates (only the f16/bf16-accumulating forms take the i1 op_sel 'high' flag and the iu8/iu4 forms the sign and clamp flags); checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "composable_kernel ck_tile WmmaTraitsBase<gfx12_t> (kABKLane = 2 x kABK1PerLane = 8: lanes 0-15 hold K 0-7, lanes 16-31 hold K 8-15; kCMLane = 2 x kCM1PerLane = 8: lanes 0-15 hold rows 0-7); IREE gfx12Wmma16xK(16), gfx12WmmaAcc16x16. IREE notes the RDNA4 ISA guide interleaves the two K halves every two VGPRs; A and B share one K order, so D is the same either way"),
-    // [177] op[10].a -> [414, 420)
-    T("a", 414, 6),
-    // [178] op[10].b -> [420, 426)
-    T("b", 420, 6),
-    // [179] op[10].c -> [426, 432)
-    T("c", 426, 6),
+    // [179] op[10].a -> [476, 483)
+    T("a", 476, 7),
+    // [180] op[10].b -> [483, 490)
+    T("b", 483, 7),
+    // [181] op[10].c -> [490, 497)
+    T("c", 490, 7),
     S("id", "wmma_f32_16x16x16_bf16_gfx12"),
     S("kind", "wmma"),
-    // [182] op[11].archs -> [432, 433)
-    A("archs", 432, 1),
+    // [184] op[11].archs -> [497, 498)
+    A("archs", 497, 1),
     I("wave_size", 32LL),
     I("m", 16LL),
     I("n", 16LL),
@@ -267,212 +271,274 @@ constexpr Node kNodes[] = {
     A("imm_operands", 0, 0),
     S("source", "IntrinsicsAMDGPU.td int_amdgcn_wmma_f32_16x16x16_bf16 : AMDGPUWmmaIntrinsic<llvm_anyint_ty, llvm_anyfloat_ty> (listed under 'WMMA GFX11Plus'; gfx12 takes 8-element A/B vectors in wave32): overloaded on D and A/B, so the name carries the suffix .v8f32.v8i16; <8 x float> from two <8 x i16>; the f32-accumulating forms take no op_sel or clamp immediates (only the f16/bf16-accumulating forms take the i1 op_sel 'high' flag and the iu8/iu4 forms the sign and clamp flags); checked against LLVM 22 by platform/tests/test_arch_llvm.py"),
     S("layout_source", "composable_kernel ck_tile WmmaTraitsBase<gfx12_t> (kABKLane = 2 x kABK1PerLane = 8: lanes 0-15 hold K 0-7, lanes 16-31 hold K 8-15; kCMLane = 2 x kCM1PerLane = 8: lanes 0-15 hold rows 0-7); IREE gfx12Wmma16xK(16), gfx12WmmaAcc16x16. IREE notes the RDNA4 ISA guide interleaves the two K halves every two VGPRs; A and B share one K order, so D is the same either way"),
-    // [192] op[11].a -> [433, 439)
-    T("a", 433, 6),
-    // [193] op[11].b -> [439, 445)
-    T("b", 439, 6),
-    // [194] op[11].c -> [445, 451)
-    T("c", 445, 6),
+    // [194] op[11].a -> [498, 505)
+    T("a", 498, 7),
+    // [195] op[11].b -> [505, 512)
+    T("b", 505, 7),
+    // [196] op[11].c -> [512, 519)
+    T("c", 512, 7),
+    S("id", "mma_sync_f32_16x8x16_f16"),
+    S("kind", "mma_sync"),
+    // [199] op[12].archs -> [519, 520)
+    A("archs", 519, 1),
+    I("wave_size", 32LL),
+    I("m", 16LL),
+    I("n", 8LL),
+    I("k", 16LL),
+    S("intrinsic", "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"),
+    S("mnemonic", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    A("imm_operands", 0, 0),
+    S("source", "IntrinsicsNVVM.td NVVM_MMA (MMA_SIGNATURE m16n8k16 row.col): {float x4} from A as four <2 x half>, B as two <2 x half> and C as four float; PTX ISA 'mma' (sm_80+); checked against LLVM 22 and LLVM 20 by platform/tests/test_arch_mma.py"),
+    S("layout_source", "PTX ISA 'Matrix Fragments for mma.m16n8k16 with floating point type': groupID = laneid >> 2, threadID_in_group = laneid % 4; A a0..a7: row = groupID (+8 for a2,a3,a6,a7), col = threadID_in_group * 2 + (i & 1) (+8 for a4..a7); B b0..b3: row = threadID_in_group * 2 + (i & 1) (+8 for b2,b3), col = groupID; C c0..c3: row = groupID (+8 for c2,c3), col = threadID_in_group * 2 + (i & 1)"),
+    // [209] op[12].a -> [520, 527)
+    T("a", 520, 7),
+    // [210] op[12].b -> [527, 534)
+    T("b", 527, 7),
+    // [211] op[12].c -> [534, 541)
+    T("c", 534, 7),
+    S("id", "mma_sync_f32_16x8x16_bf16"),
+    S("kind", "mma_sync"),
+    // [214] op[13].archs -> [541, 542)
+    A("archs", 541, 1),
+    I("wave_size", 32LL),
+    I("m", 16LL),
+    I("n", 8LL),
+    I("k", 16LL),
+    S("intrinsic", "llvm.nvvm.mma.m16n8k16.row.col.bf16"),
+    S("mnemonic", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+    A("imm_operands", 0, 0),
+    S("source", "IntrinsicsNVVM.td NVVM_MMA (MMA_SIGNATURE m16n8k16 row.col): {float x4} from A as four i32, B as two i32 and C as four float; PTX ISA 'mma' (sm_80+); checked against LLVM 22 and LLVM 20 by platform/tests/test_arch_mma.py"),
+    S("layout_source", "PTX ISA 'Matrix Fragments for mma.m16n8k16 with floating point type': groupID = laneid >> 2, threadID_in_group = laneid % 4; A a0..a7: row = groupID (+8 for a2,a3,a6,a7), col = threadID_in_group * 2 + (i & 1) (+8 for a4..a7); B b0..b3: row = threadID_in_group * 2 + (i & 1) (+8 for b2,b3), col = groupID; C c0..c3: row = groupID (+8 for c2,c3), col = threadID_in_group * 2 + (i & 1)"),
+    // [224] op[13].a -> [542, 549)
+    T("a", 542, 7),
+    // [225] op[13].b -> [549, 556)
+    T("b", 549, 7),
+    // [226] op[13].c -> [556, 563)
+    T("c", 556, 7),
     S("", "gfx942"),
     S("", "gfx950"),
-    // [197] op[0].imm_operands[0] -> [451, 454)
-    T("", 451, 3),
-    // [198] op[0].imm_operands[1] -> [454, 457)
-    T("", 454, 3),
-    // [199] op[0].imm_operands[2] -> [457, 460)
-    T("", 457, 3),
+    // [229] op[0].imm_operands[0] -> [563, 566)
+    T("", 563, 3),
+    // [230] op[0].imm_operands[1] -> [566, 569)
+    T("", 566, 3),
+    // [231] op[0].imm_operands[2] -> [569, 572)
+    T("", 569, 3),
     S("dtype", "f16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane % 32"),
     S("col", "lane / 32 * 4 + slot"),
     S("dtype", "f16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane / 32 * 4 + slot"),
     S("col", "lane % 32"),
     S("dtype", "f32"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot / 4 * 8 + lane / 32 * 4 + slot % 4"),
     S("col", "lane % 32"),
     S("", "gfx942"),
     S("", "gfx950"),
-    // [220] op[1].imm_operands[0] -> [460, 463)
-    T("", 460, 3),
-    // [221] op[1].imm_operands[1] -> [463, 466)
-    T("", 463, 3),
-    // [222] op[1].imm_operands[2] -> [466, 469)
-    T("", 466, 3),
+    // [255] op[1].imm_operands[0] -> [572, 575)
+    T("", 572, 3),
+    // [256] op[1].imm_operands[1] -> [575, 578)
+    T("", 575, 3),
+    // [257] op[1].imm_operands[2] -> [578, 581)
+    T("", 578, 3),
     S("dtype", "f16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 4 + slot"),
     S("dtype", "f16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("", "gfx942"),
     S("", "gfx950"),
-    // [243] op[2].imm_operands[0] -> [469, 472)
-    T("", 469, 3),
-    // [244] op[2].imm_operands[1] -> [472, 475)
-    T("", 472, 3),
-    // [245] op[2].imm_operands[2] -> [475, 478)
-    T("", 475, 3),
+    // [281] op[2].imm_operands[0] -> [581, 584)
+    T("", 581, 3),
+    // [282] op[2].imm_operands[1] -> [584, 587)
+    T("", 584, 3),
+    // [283] op[2].imm_operands[2] -> [587, 590)
+    T("", 587, 3),
     S("dtype", "bf16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane % 32"),
     S("col", "lane / 32 * 4 + slot"),
     S("dtype", "bf16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane / 32 * 4 + slot"),
     S("col", "lane % 32"),
     S("dtype", "f32"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot / 4 * 8 + lane / 32 * 4 + slot % 4"),
     S("col", "lane % 32"),
     S("", "gfx942"),
     S("", "gfx950"),
-    // [266] op[3].imm_operands[0] -> [478, 481)
-    T("", 478, 3),
-    // [267] op[3].imm_operands[1] -> [481, 484)
-    T("", 481, 3),
-    // [268] op[3].imm_operands[2] -> [484, 487)
-    T("", 484, 3),
+    // [307] op[3].imm_operands[0] -> [590, 593)
+    T("", 590, 3),
+    // [308] op[3].imm_operands[1] -> [593, 596)
+    T("", 593, 3),
+    // [309] op[3].imm_operands[2] -> [596, 599)
+    T("", 596, 3),
     S("dtype", "bf16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 4 + slot"),
     S("dtype", "bf16"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("", "gfx950"),
-    // [288] op[4].imm_operands[0] -> [487, 490)
-    T("", 487, 3),
-    // [289] op[4].imm_operands[1] -> [490, 493)
-    T("", 490, 3),
-    // [290] op[4].imm_operands[2] -> [493, 496)
-    T("", 493, 3),
+    // [332] op[4].imm_operands[0] -> [599, 602)
+    T("", 599, 3),
+    // [333] op[4].imm_operands[1] -> [602, 605)
+    T("", 602, 3),
+    // [334] op[4].imm_operands[2] -> [605, 608)
+    T("", 605, 3),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 8 + slot"),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("", "gfx950"),
-    // [310] op[5].imm_operands[0] -> [496, 499)
-    T("", 496, 3),
-    // [311] op[5].imm_operands[1] -> [499, 502)
-    T("", 499, 3),
-    // [312] op[5].imm_operands[2] -> [502, 505)
-    T("", 502, 3),
+    // [357] op[5].imm_operands[0] -> [608, 611)
+    T("", 608, 3),
+    // [358] op[5].imm_operands[1] -> [611, 614)
+    T("", 611, 3),
+    // [359] op[5].imm_operands[2] -> [614, 617)
+    T("", 614, 3),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "bfloat"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 8 + slot"),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "bfloat"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 4LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 4 + slot"),
     S("col", "lane % 16"),
     S("", "gfx950"),
-    // [332] op[6].imm_operands[0] -> [505, 508)
-    T("", 505, 3),
-    // [333] op[6].imm_operands[1] -> [508, 511)
-    T("", 508, 3),
-    // [334] op[6].imm_operands[2] -> [511, 514)
-    T("", 511, 3),
+    // [382] op[6].imm_operands[0] -> [617, 620)
+    T("", 617, 3),
+    // [383] op[6].imm_operands[1] -> [620, 623)
+    T("", 620, 3),
+    // [384] op[6].imm_operands[2] -> [623, 626)
+    T("", 623, 3),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane % 32"),
     S("col", "lane / 32 * 8 + slot"),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane / 32 * 8 + slot"),
     S("col", "lane % 32"),
     S("dtype", "f32"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot / 4 * 8 + lane / 32 * 4 + slot % 4"),
     S("col", "lane % 32"),
     S("", "gfx950"),
-    // [354] op[7].imm_operands[0] -> [514, 517)
-    T("", 514, 3),
-    // [355] op[7].imm_operands[1] -> [517, 520)
-    T("", 517, 3),
-    // [356] op[7].imm_operands[2] -> [520, 523)
-    T("", 520, 3),
+    // [407] op[7].imm_operands[0] -> [626, 629)
+    T("", 626, 3),
+    // [408] op[7].imm_operands[1] -> [629, 632)
+    T("", 629, 3),
+    // [409] op[7].imm_operands[2] -> [632, 635)
+    T("", 632, 3),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "bfloat"),
     I("replication", 1LL),
     S("row", "lane % 32"),
     S("col", "lane / 32 * 8 + slot"),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "bfloat"),
     I("replication", 1LL),
     S("row", "lane / 32 * 8 + slot"),
     S("col", "lane % 32"),
     S("dtype", "f32"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot / 4 * 8 + lane / 32 * 4 + slot % 4"),
@@ -480,18 +546,21 @@ constexpr Node kNodes[] = {
     S("", "gfx1100"),
     S("dtype", "f16"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 2LL),
     S("row", "lane % 16"),
     S("col", "slot"),
     S("dtype", "f16"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 2LL),
     S("row", "slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot * 2 + lane / 16"),
@@ -499,18 +568,21 @@ constexpr Node kNodes[] = {
     S("", "gfx1100"),
     S("dtype", "bf16"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 2LL),
     S("row", "lane % 16"),
     S("col", "slot"),
     S("dtype", "bf16"),
     I("length", 16LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 2LL),
     S("row", "slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "slot * 2 + lane / 16"),
@@ -518,18 +590,21 @@ constexpr Node kNodes[] = {
     S("", "gfx1201"),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 8 + slot"),
     S("dtype", "f16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "half"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
@@ -537,22 +612,69 @@ constexpr Node kNodes[] = {
     S("", "gfx1201"),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane % 16"),
     S("col", "lane / 16 * 8 + slot"),
     S("dtype", "bf16"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "i16"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
     S("col", "lane % 16"),
     S("dtype", "f32"),
     I("length", 8LL),
+    I("parts", 1LL),
     S("llvm_elem", "float"),
     I("replication", 1LL),
     S("row", "lane / 16 * 8 + slot"),
     S("col", "lane % 16"),
+    S("", "sm_90"),
+    S("dtype", "f16"),
+    I("length", 8LL),
+    I("parts", 4LL),
+    S("llvm_elem", "<2 x half>"),
+    I("replication", 1LL),
+    S("row", "lane / 4 + slot / 2 % 2 * 8"),
+    S("col", "lane % 4 * 2 + slot % 2 + slot / 4 * 8"),
+    S("dtype", "f16"),
+    I("length", 4LL),
+    I("parts", 2LL),
+    S("llvm_elem", "<2 x half>"),
+    I("replication", 1LL),
+    S("row", "lane % 4 * 2 + slot % 2 + slot / 2 * 8"),
+    S("col", "lane / 4"),
+    S("dtype", "f32"),
+    I("length", 4LL),
+    I("parts", 4LL),
+    S("llvm_elem", "float"),
+    I("replication", 1LL),
+    S("row", "lane / 4 + slot / 2 * 8"),
+    S("col", "lane % 4 * 2 + slot % 2"),
+    S("", "sm_90"),
+    S("dtype", "bf16"),
+    I("length", 8LL),
+    I("parts", 4LL),
+    S("llvm_elem", "i32"),
+    I("replication", 1LL),
+    S("row", "lane / 4 + slot / 2 % 2 * 8"),
+    S("col", "lane % 4 * 2 + slot % 2 + slot / 4 * 8"),
+    S("dtype", "bf16"),
+    I("length", 4LL),
+    I("parts", 2LL),
+    S("llvm_elem", "i32"),
+    I("replication", 1LL),
+    S("row", "lane % 4 * 2 + slot % 2 + slot / 2 * 8"),
+    S("col", "lane / 4"),
+    S("dtype", "f32"),
+    I("length", 4LL),
+    I("parts", 4LL),
+    S("llvm_elem", "float"),
+    I("replication", 1LL),
+    S("row", "lane / 4 + slot / 2 * 8"),
+    S("col", "lane % 4 * 2 + slot % 2"),
     S("name", "cbsz"),
     S("type", "i32"),
     I("value", 0LL),
