@@ -174,11 +174,21 @@ def _ensure_lld(session: nox.Session) -> None:
         session.warn("ld.lld not available: HSACO link tests will be skipped (install Debian package lld-19)")
 
 
+def _ensure_ptxas(session: nox.Session) -> None:
+    """The NVIDIA tests need ptxas (the nvidia-cuda-nvcc-cu12 wheel); install it, else they skip visibly."""
+    session.install("nvidia-cuda-nvcc-cu12", success_codes=[0, 1])
+    found = session.run("python", "-c", "from rocke.isa import find_ptxas; print(find_ptxas() or '')",
+                        silent=True)
+    if not (found or "").strip():
+        session.warn("ptxas not available: NVIDIA tests will be skipped (pip install nvidia-cuda-nvcc-cu12)")
+
+
 def _marker_lane(session: nox.Session, marker: str, llvmlite: str = LLVM22, gate: str | None = None) -> None:
     """The lane's marked tests, then (if any) its gate over every registered family's configs."""
     install_stack(session, llvmlite=llvmlite)
     if marker.startswith("validity"):
         _ensure_lld(session)
+        _ensure_ptxas(session)
     pytest(session, "platform/tests", "library/tests", marker=marker)
     if gate:
         session.run("rocke", "check", gate, "--jobs", str(os.cpu_count() or 1))

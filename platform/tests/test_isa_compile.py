@@ -469,7 +469,10 @@ def test_child_that_cannot_start_is_an_environment_error(monkeypatch):
 def test_child_dying_between_modules_is_not_blamed_on_a_module(monkeypatch):
     import sys
 
-    script = "import sys; sys.stdout.write('rocke-isa-response/1\\n'); sys.stdout.flush(); sys.exit(4)"
+    from rocke.isa import protocol
+
+    magic = protocol.RESPONSE_MAGIC.decode("ascii").strip()
+    script = f"import sys; sys.stdout.write('{magic}\\n'); sys.stdout.flush(); sys.exit(4)"
     monkeypatch.setattr(isa_compile, "_child_command", lambda: [sys.executable, "-c", script])
     with pytest.raises(isa.CompilerChildError, match=r"died before job 0 \(exit code 4\)"):
         isa.compile_ll(LDS_KERNEL, "gfx942", FLAVOR)

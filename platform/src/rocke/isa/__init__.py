@@ -1,4 +1,4 @@
-"""rocke.isa: the real LLVM toolchain (llvmlite's AMDGPU backend).
+"""rocke.isa: the real LLVM toolchain (llvmlite's AMDGPU and NVPTX backends, NVIDIA's ptxas).
 
 * :func:`verify_ll` parses and verifies ``.ll`` text in-process.
 * :func:`compile_ll` / :func:`compile_many` compile it to assembly or an ELF
@@ -7,11 +7,23 @@
 * :func:`resources` reads VGPR/AGPR/SGPR, scratch, LDS and occupancy from the
   assembly; :func:`shippable` / :func:`refusal_reason` are the one rule on what may
   ship; :func:`link_hsaco` links an object into an HSACO with ``ld.lld``.
+* NVIDIA: :func:`compile_ll` on an NVIDIA arch (or :func:`compile_ptx` with an explicit
+  triple and cpu) gives PTX; :func:`run_ptxas` makes the cubin and reads ptxas's report into
+  :class:`NvidiaResources`. :func:`compile_for_arch` takes either vendor's arch.
 
 See platform/docs/toolchain.md.
 """
 
-from rocke.isa.compile import DEFAULT_TIMEOUT, OUTPUTS, CompileJob, CompileResult, compile_ll, compile_many
+from rocke.isa.arch_compile import ArchCompile, compile_for_arch
+from rocke.isa.compile import (
+    DEFAULT_TIMEOUT,
+    OUTPUTS,
+    CompileJob,
+    CompileResult,
+    compile_ll,
+    compile_many,
+    compile_ptx,
+)
 from rocke.isa.errors import (
     CompilerChildError,
     FlavorMismatchError,
@@ -21,11 +33,23 @@ from rocke.isa.errors import (
     LLVMCodegenError,
     LLVMTimeoutError,
     LLVMVerifyError,
+    PtxasError,
+    PtxasNotFoundError,
     ResourceParseError,
     ToolchainError,
 )
 from rocke.isa.hsaco import find_lld, link_hsaco
 from rocke.isa.llvm_module import ir_sha256
+from rocke.isa.ptxas import (
+    NVIDIA_REFUSAL_REASONS,
+    PTXAS_INSTALL_HINT,
+    NvidiaResources,
+    PtxasResult,
+    find_ptxas,
+    nvidia_refusal_reason,
+    ptxas_resources,
+    run_ptxas,
+)
 from rocke.isa.resources import (
     REFUSAL_REASONS,
     Resources,
@@ -34,6 +58,7 @@ from rocke.isa.resources import (
     resources,
     shippable,
 )
+from rocke.isa.targets import CodegenTarget, codegen_archs, codegen_target, shared_bytes_limit
 from rocke.isa.toolchains import (
     FlavorToolchain,
     check_flavor,
@@ -48,8 +73,12 @@ from rocke.isa.verify import verify_ll
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "NVIDIA_REFUSAL_REASONS",
     "OUTPUTS",
+    "PTXAS_INSTALL_HINT",
     "REFUSAL_REASONS",
+    "ArchCompile",
+    "CodegenTarget",
     "CompileJob",
     "CompileResult",
     "CompilerChildError",
@@ -61,14 +90,23 @@ __all__ = [
     "LLVMVerifyError",
     "LldError",
     "LldNotFoundError",
+    "NvidiaResources",
+    "PtxasError",
+    "PtxasNotFoundError",
+    "PtxasResult",
     "ResourceParseError",
     "Resources",
     "ToolchainError",
     "all_resources",
     "check_flavor",
+    "codegen_archs",
+    "codegen_target",
+    "compile_for_arch",
     "compile_ll",
     "compile_many",
+    "compile_ptx",
     "find_lld",
+    "find_ptxas",
     "flavor_names",
     "flavor_toolchain",
     "ir_sha256",
@@ -76,9 +114,13 @@ __all__ = [
     "llvm_major",
     "llvm_version",
     "llvmlite_version",
+    "nvidia_refusal_reason",
+    "ptxas_resources",
     "refusal_reason",
     "resources",
+    "run_ptxas",
     "running_flavor",
+    "shared_bytes_limit",
     "shippable",
     "verify_ll",
 ]

@@ -1,4 +1,4 @@
-"""Compiler child process: runs the AMDGPU backend on framed ``.ll`` modules.
+"""Compiler child process: runs the AMDGPU or NVPTX backend on framed ``.ll`` modules.
 
 Started by :mod:`rocke.isa.compile` (or by hand: ``python -m rocke.isa._child``). LLVM
 aborts the whole process on some errors, so this process is disposable: the
@@ -9,13 +9,14 @@ See :mod:`rocke.isa.protocol` for the framing.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import BinaryIO
 
 from rocke.isa import protocol
 from rocke.isa.errors import LLVMVerifyError
 from rocke.isa.llvm_module import llvm_binding, parse_and_verify, target_datalayout
-from rocke.isa.toolchains import toolchain_table
+from rocke.isa.toolchains import backend_settings, toolchain_table
 
 
 def _read_exact(stream: BinaryIO, nbytes: int) -> bytes:
@@ -32,6 +33,26 @@ INLINE_ASM_OBJ_MESSAGE = (
 )
 
 
+# LLVM's NVPTX backend emits PTX text only; the cubin comes from ptxas.
+NVPTX_OBJ_MESSAGE = "the NVPTX backend emits PTX text only (compile to asm, then run ptxas for the cubin)"
+
+# A declared llvm.* name that is no intrinsic of this LLVM passes the verifier and becomes a call to
+# an external PTX function, which ptxas cannot parse; report it by name instead.
+_EXTERN_LLVM_RE = re.compile(r"^\.extern \.func\b[^\n]*?\b(llvm\.[A-Za-z0-9_.]+)", re.MULTILINE)
+
+
+def unknown_intrinsics(ptx_text: str) -> tuple[str, ...]:
+    """``llvm.*`` names the PTX declares as external functions: intrinsics this LLVM does not know."""
+    return tuple(sorted(set(_EXTERN_LLVM_RE.findall(ptx_text))))
+
+
+def unknown_intrinsic_message(names: tuple[str, ...]) -> str:
+    return (
+        f"{', '.join(names)}: not an intrinsic of this LLVM "
+        "(the NVPTX backend emitted a call to an external function of that name)"
+    )
+
+
 def _uses_inline_asm(module) -> bool:
     inline_asm = llvm_binding().ValueKind.inline_asm
     for function in module.functions:
@@ -45,41 +66,48 @@ def _uses_inline_asm(module) -> bool:
 
 
 class _Backend:
-    """One target machine per ``-mcpu`` name, created on first use."""
+    """One target machine per (triple, ``-mcpu``), created on first use."""
 
     def __init__(self) -> None:
         self._llvm = llvm_binding()
-        cfg = toolchain_table().target
-        self._cfg = cfg
-        self._target = self._llvm.Target.from_triple(cfg.triple)
-        self._machines: dict[str, object] = {}
+        self._nvptx_triple = toolchain_table().nvptx.triple
+        self._machines: dict[tuple[str, str], object] = {}
 
-    def machine(self, cpu: str):
-        if cpu not in self._machines:
-            self._machines[cpu] = self._target.create_target_machine(
-                cpu=cpu, opt=self._cfg.codegen_opt_level, codemodel=self._cfg.code_model
+    def machine(self, triple: str, cpu: str):
+        key = (triple, cpu)
+        if key not in self._machines:
+            opt, code_model = backend_settings(triple)
+            self._machines[key] = self._llvm.Target.from_triple(triple).create_target_machine(
+                cpu=cpu, opt=opt, codemodel=code_model
             )
-        return self._machines[cpu]
+        return self._machines[key]
 
-    def compile(self, ll_text: str, cpu: str, output: str) -> tuple[str, bytes]:
+    def compile(self, ll_text: str, triple: str, cpu: str, output: str) -> tuple[str, bytes]:
         try:
-            module = parse_and_verify(ll_text)
+            module = parse_and_verify(ll_text, triple)
         except LLVMVerifyError as exc:
             return "verify", exc.message.encode("utf-8")
         # As llc does: a module that names no target gets the backend's own.
         if not module.triple:
-            module.triple = self._cfg.triple
+            module.triple = triple
         if not module.data_layout:
-            module.data_layout = target_datalayout()
-        machine = self.machine(cpu)
+            module.data_layout = target_datalayout(triple)
+        nvptx = triple == self._nvptx_triple
+        if nvptx and output == "obj":
+            return "codegen", NVPTX_OBJ_MESSAGE.encode("utf-8")
+        machine = self.machine(triple, cpu)
         try:
             if output == "obj":
                 if _uses_inline_asm(module):
                     return "codegen", INLINE_ASM_OBJ_MESSAGE.encode("utf-8")
                 return "ok", bytes(machine.emit_object(module))
-            return "ok", machine.emit_assembly(module).encode("utf-8")
+            text = machine.emit_assembly(module)
         except RuntimeError as exc:
             return "codegen", str(exc).rstrip().encode("utf-8")
+        unknown = unknown_intrinsics(text) if nvptx else ()
+        if unknown:
+            return "codegen", unknown_intrinsic_message(unknown).encode("utf-8")
+        return "ok", text.encode("utf-8")
 
 
 def main() -> int:
@@ -101,11 +129,11 @@ def main() -> int:
         line = stdin.readline()
         if line in (protocol.END, b""):
             break
-        index, cpu, output, nbytes = protocol.parse_job_header(line)
+        index, triple, cpu, output, nbytes = protocol.parse_job_header(line)
         ll_text = _read_exact(stdin, nbytes).decode("utf-8")
         sys.stderr.write(protocol.stderr_marker(index))
         sys.stderr.flush()
-        status, payload = backend.compile(ll_text, cpu, output)
+        status, payload = backend.compile(ll_text, triple, cpu, output)
         out.write(protocol.result_header(index, status, len(payload)))
         out.write(payload)
         out.flush()

@@ -1,4 +1,4 @@
-"""Compile ``.ll`` modules with the AMDGPU backend, always in a child process.
+"""Compile ``.ll`` modules with the AMDGPU or NVPTX backend, always in a child process.
 
 LLVM ends the process on some errors (``LLVM ERROR: Cannot select`` for an
 intrinsic the arch lacks, failed assertions, ...). A kernel author's Python
@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import IO
 
 from rocke.isa import protocol
-from rocke.isa.archs import llvm_cpu
 from rocke.isa.errors import (
     CompilerChildError,
     LLVMAbortError,
@@ -35,9 +34,12 @@ from rocke.isa.errors import (
     describe_exit,
 )
 from rocke.isa.llvm_module import ir_sha256
-from rocke.isa.toolchains import check_flavor
+from rocke.isa.targets import codegen_target
+from rocke.isa.toolchains import check_flavor, toolchain_table
 
 OUTPUTS = ("asm", "obj")
+#: The outputs LLVM makes per vendor: NVPTX emits PTX text only (ptxas makes the cubin).
+VENDOR_OUTPUTS = {"amd": ("asm", "obj"), "nvidia": ("asm",)}
 #: Seconds a child may spend on one module before it is killed.
 DEFAULT_TIMEOUT = 600.0
 #: Seconds a fresh child may take to import llvmlite and register the targets.
@@ -46,7 +48,10 @@ STARTUP_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class CompileJob:
-    """One module to compile: ``.ll`` text, target arch, ``asm`` or ``obj``; ``label`` is echoed back."""
+    """One module to compile: ``.ll`` text, target arch, ``asm`` or ``obj``; ``label`` is echoed back.
+
+    On an NVIDIA arch ``asm`` is PTX text and ``obj`` is refused (ptxas makes the cubin).
+    """
 
     ll_text: str
     arch: str
@@ -78,9 +83,15 @@ class CompileResult:
         return self.value
 
 
-def _check_output(output: str) -> None:
+def _check_output(output: str, arch: str, vendor: str) -> None:
     if output not in OUTPUTS:
         raise ValueError(f"unknown output '{output}'; known outputs: {', '.join(OUTPUTS)}")
+    allowed = VENDOR_OUTPUTS[vendor]
+    if output not in allowed:
+        raise ValueError(
+            f"output '{output}' is not made for {arch}: LLVM's NVPTX backend emits PTX text only "
+            f"(outputs: {', '.join(allowed)}); rocke.isa.run_ptxas makes the cubin"
+        )
 
 
 def compile_ll(
@@ -115,18 +126,25 @@ def compile_many(
     if children < 1:
         raise ValueError(f"children must be at least 1, not {children}")
     job_list = list(jobs)
-    cpus = {}
+    cpus: dict[str, tuple[str, str]] = {}
     for job in job_list:
         if job.arch not in cpus:
-            cpus[job.arch] = llvm_cpu(job.arch)
-        _check_output(job.output)
+            target = codegen_target(job.arch)
+            cpus[job.arch] = (target.triple, target.cpu)
+        _check_output(job.output, job.arch, codegen_target(job.arch).vendor)
+    return _start(job_list, cpus, timeout, children)
+
+
+def _start(
+    job_list: list[CompileJob], cpus: dict[str, tuple[str, str]], timeout: float | None, children: int
+) -> Iterator[CompileResult]:
     if children == 1 or len(job_list) < 2:
         return _stream(job_list, cpus, timeout)
     return _concurrent(job_list, cpus, timeout, min(children, len(job_list)))
 
 
 def _concurrent(
-    jobs: Sequence[CompileJob], cpus: dict[str, str], timeout: float | None, children: int
+    jobs: Sequence[CompileJob], cpus: dict[str, tuple[str, str]], timeout: float | None, children: int
 ) -> Iterator[CompileResult]:
     """_stream over `children` interleaved shares (share c: jobs c, c + children, ...), each in its
     own thread and child process; results re-indexed to the whole list and yielded in order."""
@@ -162,7 +180,7 @@ def _concurrent(
 
 
 def _stream(
-    jobs: Sequence[CompileJob], cpus: dict[str, str], timeout: float | None
+    jobs: Sequence[CompileJob], cpus: dict[str, tuple[str, str]], timeout: float | None
 ) -> Iterator[CompileResult]:
     start = 0
     while start < len(jobs):
@@ -190,13 +208,14 @@ def _child_command() -> list[str]:
     return [sys.executable, "-P", "-c", _CHILD_BOOT, src_root]
 
 
-def _feed(stdin: IO[bytes], jobs: Sequence[CompileJob], cpus: dict[str, str], start: int) -> None:
+def _feed(stdin: IO[bytes], jobs: Sequence[CompileJob], cpus: dict[str, tuple[str, str]], start: int) -> None:
     try:
         stdin.write(protocol.REQUEST_MAGIC)
         for index in range(start, len(jobs)):
             job = jobs[index]
             data = job.ll_text.encode("utf-8")
-            stdin.write(protocol.job_header(index, cpus[job.arch], job.output, len(data)))
+            triple, cpu = cpus[job.arch]
+            stdin.write(protocol.job_header(index, triple, cpu, job.output, len(data)))
             stdin.write(data)
             stdin.flush()
         stdin.write(protocol.END)
@@ -278,7 +297,7 @@ def _decode(index: int, job: CompileJob, status: str, payload: bytes) -> Compile
 
 
 def _run_child(
-    jobs: Sequence[CompileJob], cpus: dict[str, str], start: int, timeout: float | None
+    jobs: Sequence[CompileJob], cpus: dict[str, tuple[str, str]], start: int, timeout: float | None
 ) -> Iterator[CompileResult]:
     """Compile ``jobs[start:]`` in one child until it finishes or dies; yields one result per job done."""
     with tempfile.TemporaryFile() as errfile:
@@ -364,3 +383,29 @@ def _abort_error(job: CompileJob, index: int, stderr: str, returncode: int) -> L
     return LLVMAbortError(
         message or "(no message)", ir_sha256=ir_sha256(job.ll_text), arch=job.arch, returncode=returncode
     )
+
+
+def compile_ptx(
+    ll_text: str,
+    flavor: str,
+    *,
+    triple: str | None = None,
+    cpu: str,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> str:
+    """Compile one module with the NVPTX backend for an explicit ``triple`` and ``cpu`` (e.g. ``sm_90``).
+
+    ``triple`` defaults to ``nvptx64-nvidia-cuda`` (the one NVPTX triple of ``data/toolchains.toml``);
+    ``cpu`` need not be an arch of the table. Errors as :func:`compile_ll`, reported for ``cpu``.
+    """
+    check_flavor(flavor)
+    nvptx_triple = toolchain_table().nvptx.triple
+    triple = triple or nvptx_triple
+    if triple != nvptx_triple:
+        raise ValueError(f"unknown NVPTX triple '{triple}'; known: {nvptx_triple}")
+    if not cpu or any(ch.isspace() for ch in cpu):
+        raise ValueError(f"cpu must be one word such as sm_90, not {cpu!r}")
+    (result,) = _start([CompileJob(ll_text, cpu, "asm")], {cpu: (triple, cpu)}, timeout, 1)
+    value = result.unwrap()
+    assert isinstance(value, str)
+    return value

@@ -87,5 +87,19 @@ class LldError(ToolchainError):
     """``ld.lld`` ran and failed."""
 
 
+class PtxasNotFoundError(ToolchainError):
+    """No ``ptxas`` was found to assemble PTX into a cubin."""
+
+
+class PtxasError(ToolchainError):
+    """``ptxas`` ran and failed; ``message`` is its output."""
+
+    def __init__(self, message: str, *, arch: str, returncode: int) -> None:
+        super().__init__(f"ptxas failed for {arch} ({describe_exit(returncode)}): {message}")
+        self.message = message
+        self.arch = arch
+        self.returncode = returncode
+
+
 class ResourceParseError(ValueError):
-    """The assembly text lacks, or has malformed, resource metadata."""
+    """The assembly text (or ptxas's report, or a cubin) lacks, or has malformed, resource data."""

@@ -10,7 +10,7 @@ import functools
 import hashlib
 
 from rocke.isa.errors import LLVMVerifyError
-from rocke.isa.toolchains import toolchain_table
+from rocke.isa.toolchains import backend_settings, toolchain_table
 
 
 def ir_sha256(ll_text: str) -> str:
@@ -34,23 +34,22 @@ def llvm_binding():
 
 
 @functools.cache
-def target_datalayout() -> str:
-    """The datalayout string the running LLVM uses for the AMDGPU triple."""
+def target_datalayout(triple: str | None = None) -> str:
+    """The datalayout string the running LLVM uses for ``triple`` (default: the AMDGPU triple)."""
     llvm = _binding()
-    cfg = toolchain_table().target
-    machine = llvm.Target.from_triple(cfg.triple).create_target_machine(
-        cpu="", opt=cfg.codegen_opt_level, codemodel=cfg.code_model
-    )
+    triple = triple or toolchain_table().target.triple
+    opt, code_model = backend_settings(triple)
+    machine = llvm.Target.from_triple(triple).create_target_machine(cpu="", opt=opt, codemodel=code_model)
     return str(machine.target_data)
 
 
-def parse_and_verify(ll_text: str):
+def parse_and_verify(ll_text: str, triple: str | None = None):
     """Parse, check target and verify a module; returns the llvmlite ``ModuleRef``.
 
     Raises ``LLVMVerifyError`` with LLVM's own message. Beyond LLVM's verifier,
-    the module must target the AMDGPU triple (or name none) and, if it states a
-    datalayout, state exactly the running LLVM's: a stale datalayout is the
-    first sign of a flavor emitted for another LLVM.
+    the module must target ``triple`` (default: the AMDGPU triple) or name none and,
+    if it states a datalayout, state exactly the running LLVM's for that triple: a
+    stale datalayout is the first sign of a flavor emitted for another LLVM.
     """
     llvm = _binding()
     sha = ir_sha256(ll_text)
@@ -58,10 +57,10 @@ def parse_and_verify(ll_text: str):
         module = llvm.parse_assembly(ll_text)
     except RuntimeError as exc:
         raise LLVMVerifyError(str(exc).rstrip(), ir_sha256=sha) from None
-    triple = toolchain_table().target.triple
+    triple = triple or toolchain_table().target.triple
     if module.triple and module.triple != triple:
         raise LLVMVerifyError(f"module target triple is {module.triple}, expected {triple}", ir_sha256=sha)
-    expected_dl = target_datalayout()
+    expected_dl = target_datalayout(triple)
     if module.data_layout and module.data_layout != expected_dl:
         raise LLVMVerifyError(
             f"module datalayout does not match this LLVM's {triple} datalayout\n"

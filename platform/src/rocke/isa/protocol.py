@@ -2,19 +2,20 @@
 
 Request (child's stdin)::
 
-    rocke-isa-request/1
-    job <index> <cpu> <output> <nbytes>       followed by <nbytes> of .ll text (UTF-8)
+    rocke-isa-request/2
+    job <index> <triple> <cpu> <output> <nbytes>   followed by <nbytes> of .ll text (UTF-8)
     ...
     end
 
 Response (child's stdout)::
 
-    rocke-isa-response/1                       sent once LLVM is initialised
+    rocke-isa-response/2                       sent once LLVM is initialised
     result <index> <status> <nbytes>           followed by <nbytes> of payload
     ...
     done
 
-``status`` is ``ok`` (payload = assembly text or object bytes), ``verify``
+``triple`` picks the backend (AMDGPU or NVPTX), ``cpu`` its ``-mcpu``.
+``status`` is ``ok`` (payload = assembly/PTX text or object bytes), ``verify``
 (payload = LLVM's parse/verify message) or ``codegen`` (payload = the
 backend's non-fatal error text). Before each job the child writes the line
 ``@@rocke-isa job <index>`` to stderr, so that whatever LLVM prints before an
@@ -25,8 +26,8 @@ from __future__ import annotations
 
 import re
 
-REQUEST_MAGIC = b"rocke-isa-request/1\n"
-RESPONSE_MAGIC = b"rocke-isa-response/1\n"
+REQUEST_MAGIC = b"rocke-isa-request/2\n"
+RESPONSE_MAGIC = b"rocke-isa-response/2\n"
 END = b"end\n"
 DONE = b"done\n"
 STATUSES = ("ok", "verify", "codegen")
@@ -34,8 +35,8 @@ STATUSES = ("ok", "verify", "codegen")
 _MARKER_RE = re.compile(r"^@@rocke-isa job (\d+)$", re.MULTILINE)
 
 
-def job_header(index: int, cpu: str, output: str, nbytes: int) -> bytes:
-    return f"job {index} {cpu} {output} {nbytes}\n".encode("ascii")
+def job_header(index: int, triple: str, cpu: str, output: str, nbytes: int) -> bytes:
+    return f"job {index} {triple} {cpu} {output} {nbytes}\n".encode("ascii")
 
 
 def result_header(index: int, status: str, nbytes: int) -> bytes:
@@ -47,11 +48,11 @@ def stderr_marker(index: int) -> str:
     return f"\n@@rocke-isa job {index}\n"
 
 
-def parse_job_header(line: bytes) -> tuple[int, str, str, int]:
+def parse_job_header(line: bytes) -> tuple[int, str, str, str, int]:
     parts = line.decode("ascii").split()
-    if len(parts) != 5 or parts[0] != "job":
+    if len(parts) != 6 or parts[0] != "job":
         raise ValueError("malformed job header")
-    return int(parts[1]), parts[2], parts[3], int(parts[4])
+    return int(parts[1]), parts[2], parts[3], parts[4], int(parts[5])
 
 
 def parse_result_header(line: bytes) -> tuple[int, str, int]:

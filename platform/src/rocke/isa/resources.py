@@ -24,6 +24,7 @@ from rocke.arch import fits_lds, get_arch, occupancy
 from rocke.isa.archs import check_arch, llvm_cpu
 from rocke.isa.errors import ResourceParseError
 from rocke.isa.metadata_yaml import parse_yaml
+from rocke.isa.ptxas import NvidiaResources, nvidia_refusal_reason
 
 _SET_RE = re.compile(r"^\s*\.set\s+([^,\s]+)\s*,\s*(.+?)\s*$")
 _DIRECTIVE_RE = re.compile(r"^\s*(\.amdhsa_[a-z0-9_]+)\s+(.+?)\s*$")
@@ -248,14 +249,18 @@ def _reserved(name: str, unified: int, sgprs: int, desc: dict[str, str], symbols
 REFUSAL_REASONS: tuple[str, ...] = ("spills", "scratch", "lds_over_capacity", "occupancy_zero")
 
 
-def refusal_reason(res: Resources) -> str | None:
+def refusal_reason(res: Resources | NvidiaResources) -> str | None:
     """Why ``res`` cannot ship, or None when it can (the one "shippable resources" rule).
 
     ``spills``: LLVM spilled VGPRs or SGPRs (to scratch or, for SGPRs, to VGPR lanes);
     ``scratch``: scratch memory without a spill count (a private array or stack);
     ``lds_over_capacity``: more LDS than one workgroup may allocate on the arch;
     ``occupancy_zero``: the kernel cannot be resident at all (``Resources.occupancy``).
+    NVIDIA kernels (``NvidiaResources``) follow ``nvidia_refusal_reason``: the same names for
+    ptxas's spills, local memory stack frame and shared memory.
     """
+    if isinstance(res, NvidiaResources):
+        return nvidia_refusal_reason(res)
     if res.vgpr_spill > 0 or res.sgpr_spill > 0:
         return "spills"
     if res.scratch_bytes > 0:
@@ -267,7 +272,7 @@ def refusal_reason(res: Resources) -> str | None:
     return None
 
 
-def shippable(res: Resources) -> bool:
+def shippable(res: Resources | NvidiaResources) -> bool:
     """Whether a compiled kernel may ship: no spill of any kind, no scratch, LDS within the arch's
     capacity and occupancy above 0 (:func:`refusal_reason` says which rule fails)."""
     return refusal_reason(res) is None

@@ -1,9 +1,9 @@
 """Flavor -> LLVM toolchain table and the running llvmlite's identity.
 
-The flavor rows (LLVM major, llvmlite range) and the triple come from the one flavor table,
-``rocke/arch/data/flavors.toml``; how the backend is driven (optimisation level, code model)
-is ``data/toolchains.toml``. This module only reads them and answers questions such as "may
-this environment compile flavor X?".
+The flavor rows (LLVM major, llvmlite range) and the AMDGPU triple come from the one flavor
+table, ``rocke/arch/data/flavors.toml``; how the backends are driven (optimisation level, code
+model, the NVPTX triple and archs, ptxas's level) is ``data/toolchains.toml``. This module only
+reads them and answers questions such as "may this environment compile flavor X?".
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from importlib import resources as _pkg_resources
 from rocke.arch import flavor_data, get_flavor, get_target
 from rocke.isa.errors import FlavorMismatchError
 
-_FORMAT = "rocke.isa.toolchains/2"
+_FORMAT = "rocke.isa.toolchains/3"
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,30 @@ class TargetConfig:
 
 
 @dataclass(frozen=True)
+class NvptxArch:
+    """One NVIDIA arch: its ``-mcpu`` / ``ptxas -arch`` name and the shared memory one block may use."""
+
+    name: str
+    cpu: str
+    shared_bytes_per_block: int
+
+
+@dataclass(frozen=True)
+class NvptxConfig:
+    """How the NVPTX backend and ptxas are driven for every compile."""
+
+    triple: str
+    codegen_opt_level: int
+    code_model: str
+    ptxas_opt_level: int
+    archs: tuple[NvptxArch, ...]
+
+
+@dataclass(frozen=True)
 class ToolchainTable:
     target: TargetConfig
     flavors: tuple[FlavorToolchain, ...]
+    nvptx: NvptxConfig
 
 
 def _require(table: dict, key: str, kind: type, where: str):
@@ -68,7 +89,42 @@ def toolchain_table() -> ToolchainTable:
         FlavorToolchain(name=f.name, llvm_major=f.llvm_major, llvmlite_min=f.llvmlite_min, llvmlite_max=f.llvmlite_max)
         for f in flavor_data().flavors
     )
-    return ToolchainTable(target=target, flavors=rows)
+    return ToolchainTable(target=target, flavors=rows, nvptx=_nvptx_config(doc.get("nvptx", {})))
+
+
+def _nvptx_config(raw: dict) -> NvptxConfig:
+    archs = []
+    rows = raw.get("arch", [])
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("toolchains.toml: nvptx.arch must list at least one arch")
+    for position, row in enumerate(rows):
+        where = f"nvptx.arch[{position}]"
+        if not isinstance(row, dict):
+            raise ValueError(f"toolchains.toml: {where} must be a table")
+        archs.append(
+            NvptxArch(
+                name=_require(row, "name", str, where),
+                cpu=_require(row, "cpu", str, where),
+                shared_bytes_per_block=_require(row, "shared_bytes_per_block", int, where),
+            )
+        )
+    return NvptxConfig(
+        triple=_require(raw, "triple", str, "nvptx"),
+        codegen_opt_level=_require(raw, "codegen_opt_level", int, "nvptx"),
+        code_model=_require(raw, "code_model", str, "nvptx"),
+        ptxas_opt_level=_require(raw, "ptxas_opt_level", int, "nvptx"),
+        archs=tuple(archs),
+    )
+
+
+def backend_settings(triple: str) -> tuple[int, str]:
+    """(codegen optimisation level, code model) of the backend for ``triple`` (AMDGPU or NVPTX)."""
+    table = toolchain_table()
+    if triple == table.target.triple:
+        return table.target.codegen_opt_level, table.target.code_model
+    if triple == table.nvptx.triple:
+        return table.nvptx.codegen_opt_level, table.nvptx.code_model
+    raise ValueError(f"unknown target triple '{triple}'; known triples: {table.target.triple}, {table.nvptx.triple}")
 
 
 def flavor_names() -> tuple[str, ...]:
