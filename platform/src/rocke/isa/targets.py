@@ -1,13 +1,11 @@
-"""Which backend compiles an arch: its vendor, LLVM target triple and ``-mcpu`` name."""
+"""Which backend compiles an arch: its vendor, LLVM target triple and ``-mcpu`` name, read from the
+arch's target row (rocke/arch/data/targets.toml via archs.toml's `target` fact)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.arch import ARCH_NAMES, TARGET, get_arch
-from rocke.isa.toolchains import NvptxArch, toolchain_table
-
-VENDORS = ("amd", "nvidia")
+from rocke.arch import ARCH_NAMES, get_arch
 
 
 @dataclass(frozen=True)
@@ -20,38 +18,24 @@ class CodegenTarget:
     cpu: str
 
 
-def _nvptx_arch(arch: str) -> NvptxArch | None:
-    for row in toolchain_table().nvptx.archs:
-        if row.name == arch:
-            return row
-    return None
-
-
 def codegen_archs() -> tuple[str, ...]:
-    """Every arch the toolchain compiles for: the AMDGPU archs of ``rocke.arch``, then the NVIDIA ones."""
-    return tuple(ARCH_NAMES) + tuple(row.name for row in toolchain_table().nvptx.archs)
+    """Every arch the toolchain compiles for: the archs ``rocke.arch`` models."""
+    return tuple(ARCH_NAMES)
 
 
 def codegen_target(arch: str) -> CodegenTarget:
     """The target of ``arch``: its vendor, the LLVM triple and the ``-mcpu`` name its backend knows.
-
-    The AMDGPU archs are those ``rocke.arch`` models (triple from the flavor table, cpu from the
-    arch's ``llvm_cpu``); the NVIDIA archs are the ``[[nvptx.arch]]`` rows of
-    ``data/toolchains.toml`` (triple ``nvptx64-nvidia-cuda``). An unknown arch raises
-    ``ValueError`` listing the known ones.
-    """
-    if arch in ARCH_NAMES:
-        return CodegenTarget(arch=arch, vendor="amd", triple=TARGET.triple, cpu=get_arch(arch).llvm_cpu)
-    row = _nvptx_arch(arch)
-    if row is not None:
-        return CodegenTarget(arch=arch, vendor="nvidia", triple=toolchain_table().nvptx.triple, cpu=row.cpu)
-    raise ValueError(f"unknown arch '{arch}'; known archs: {', '.join(codegen_archs())}")
+    An unknown arch raises ``ValueError`` listing the known ones."""
+    if arch not in ARCH_NAMES:
+        raise ValueError(f"unknown arch '{arch}'; known archs: {', '.join(codegen_archs())}")
+    row = get_arch(arch)
+    target = row.vendor_target
+    return CodegenTarget(arch=arch, vendor=target.vendor, triple=target.triple, cpu=row.llvm_cpu)
 
 
 def shared_bytes_limit(arch: str) -> int:
     """The most shared memory one thread block may use on the NVIDIA ``arch`` (static plus dynamic)."""
-    row = _nvptx_arch(arch)
-    if row is None:
-        known = ", ".join(r.name for r in toolchain_table().nvptx.archs)
+    if arch not in ARCH_NAMES or get_arch(arch).vendor_target.vendor != "nvidia":
+        known = ", ".join(name for name in ARCH_NAMES if get_arch(name).vendor_target.vendor == "nvidia")
         raise ValueError(f"unknown NVIDIA arch '{arch}'; known NVIDIA archs: {known}")
-    return row.shared_bytes_per_block
+    return get_arch(arch).lds_bytes

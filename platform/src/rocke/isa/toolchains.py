@@ -16,7 +16,7 @@ from importlib import resources as _pkg_resources
 from rocke.arch import flavor_data, get_flavor, get_target
 from rocke.isa.errors import FlavorMismatchError
 
-_FORMAT = "rocke.isa.toolchains/3"
+_FORMAT = "rocke.isa.toolchains/4"
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,6 @@ class TargetConfig:
 
 
 @dataclass(frozen=True)
-class NvptxArch:
-    """One NVIDIA arch: its ``-mcpu`` / ``ptxas -arch`` name and the shared memory one block may use."""
-
-    name: str
-    cpu: str
-    shared_bytes_per_block: int
-
-
-@dataclass(frozen=True)
 class NvptxConfig:
     """How the NVPTX backend and ptxas are driven for every compile."""
 
@@ -55,7 +46,6 @@ class NvptxConfig:
     codegen_opt_level: int
     code_model: str
     ptxas_opt_level: int
-    archs: tuple[NvptxArch, ...]
 
 
 @dataclass(frozen=True)
@@ -93,27 +83,11 @@ def toolchain_table() -> ToolchainTable:
 
 
 def _nvptx_config(raw: dict) -> NvptxConfig:
-    archs = []
-    rows = raw.get("arch", [])
-    if not isinstance(rows, list) or not rows:
-        raise ValueError("toolchains.toml: nvptx.arch must list at least one arch")
-    for position, row in enumerate(rows):
-        where = f"nvptx.arch[{position}]"
-        if not isinstance(row, dict):
-            raise ValueError(f"toolchains.toml: {where} must be a table")
-        archs.append(
-            NvptxArch(
-                name=_require(row, "name", str, where),
-                cpu=_require(row, "cpu", str, where),
-                shared_bytes_per_block=_require(row, "shared_bytes_per_block", int, where),
-            )
-        )
     return NvptxConfig(
-        triple=_require(raw, "triple", str, "nvptx"),
+        triple=get_target("nvptx").triple,
         codegen_opt_level=_require(raw, "codegen_opt_level", int, "nvptx"),
         code_model=_require(raw, "code_model", str, "nvptx"),
         ptxas_opt_level=_require(raw, "ptxas_opt_level", int, "nvptx"),
-        archs=tuple(archs),
     )
 
 
