@@ -30,11 +30,12 @@ def _run(argv, capsys):
 
 @pytest.mark.parametrize("engine", ["python", "cpp", "both"])
 def test_rocke_plan_through_the_entry_point(engine, capsys):
+    agreed = "rocke plan: python and cpp planners agree: plan byte-identical\n" if engine == "both" else ""
     want = plan("conv_fwd", CONV, "gfx942")
     assert _run(["plan", "conv_fwd", "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
-        (0, want.to_text(), "")
+        (0, want.to_text(), agreed)
     assert _run(["plan", "conv_direct_fwd", "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
-                capsys) == (0, want.to_json(), "")
+                capsys) == (0, want.to_json(), agreed)
     code, out, _ = _run(["plan", "attention_fwd", "--problem", REFUSED, "--arch", "gfx942", "--engine", engine],
                         capsys)
     assert code == 1 and "DTYPE_UNSUPPORTED" in out and "HEAD_DIM_UNSUPPORTED" in out
@@ -46,9 +47,9 @@ def test_rocke_plan_through_the_entry_point(engine, capsys):
         want = plan(kind, CONV, "gfx942")
         assert want.status == "planned" and want.launches[0].family == family
         assert _run(["plan", kind, "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
-            (0, want.to_text(), "")
+            (0, want.to_text(), agreed)
         assert _run(["plan", family, "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
-                    capsys) == (0, want.to_json(), "")
+                    capsys) == (0, want.to_json(), agreed)
     code, out, _ = _run(["plan", "conv_wgrad", "--problem", CONV.replace("f16", "f64"), "--arch", "gfx942",
                          "--engine", engine], capsys)
     assert code == 1 and "DTYPE_UNSUPPORTED" in out and "conv_igemm_wgrad has f16, bf16" in out
