@@ -115,9 +115,9 @@ def test_plan_out_writes_the_plan_and_every_launch(engine, tmp_path, capsys, mon
     assert index["format"] == "rocke.plan-artifacts/1" and index["plan"] == "plan.json"
     assert [e["family"] for e in index["launches"]] == [launch.family for launch in want.launches]
     assert len(index["launches"]) == 2  # split-K: the main kernel and its convert
-    for entry, launch in zip(index["launches"], want.launches, strict=True):
-        assert entry["spec"] == launch.spec and entry["kernel"] == launch.contract.kernel
-        assert (out / entry["contract"]).read_text() == launch.contract.to_json()
+    for entry, planned in zip(index["launches"], want.launches, strict=True):
+        assert entry["spec"] == planned.spec and entry["kernel"] == planned.contract.kernel
+        assert (out / entry["contract"]).read_text() == planned.contract.to_json()
         assert (out / entry["ll"]).read_text().startswith("target datalayout")
         assert (out / entry["rir"]).read_text().startswith("rocke.ir/1\n")
         assert entry["hsaco"] is None and "ROCKE_LLD" in entry["hsaco_skipped"]
@@ -135,12 +135,12 @@ def test_emit_takes_the_problem_plan_takes(tmp_path, capsys):
     """One --problem grammar: the attention problem `rocke plan` takes (head_dim, dtype, mask ...)
     sizes the planned family's contract in `rocke emit`; a key that contradicts the spec is refused."""
     result = plan("attention_fwd", ATTENTION, "gfx942")
-    launch = result.launches[0]
-    code, _, err = _run(["emit", "attention_fwd", "--spec", launch.spec, "--arch", "gfx942", "--flavor", "llvm22",
+    first = result.launches[0]
+    code, _, err = _run(["emit", "attention_fwd", "--spec", first.spec, "--arch", "gfx942", "--flavor", "llvm22",
                          "--out", str(tmp_path), "--problem", ATTENTION], capsys)
     assert code == 0, err
-    assert (tmp_path / f"{launch.contract.kernel}.launch.json").read_text() == launch.contract.to_json()
-    code, out, err = _run(["emit", "attention_fwd", "--spec", launch.spec, "--arch", "gfx942", "--flavor", "llvm22",
+    assert (tmp_path / f"{first.contract.kernel}.launch.json").read_text() == first.contract.to_json()
+    code, out, err = _run(["emit", "attention_fwd", "--spec", first.spec, "--arch", "gfx942", "--flavor", "llvm22",
                            "--out", str(tmp_path), "--problem", ATTENTION.replace("head_dim=64", "head_dim=128")],
                           capsys)
     assert (code, out) == (2, "") and err.count("\n") == 1

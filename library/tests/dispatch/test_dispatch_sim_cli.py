@@ -96,8 +96,8 @@ def test_sim_problem_of_every_kind_passes_and_its_broken_kernel_fails(kind, arch
     code, out, err = _run(["sim", kind, "--problem", problem, "--arch", arch], capsys)
     assert (code, err) == (0, ""), out
     first, verdict = out.splitlines()
-    assert first.startswith(f"{kind} [{problem}] on {arch}, seed 0: ") and f"({family})" in first or \
-        kind == "attention_fwd", first
+    assert first.startswith(f"{kind} [{problem}] on {arch}, seed 0: "), first
+    assert f"({family})" in first or kind == "attention_fwd", first
     assert verdict == "PASS"
     execute = simulate.execute
 
@@ -110,3 +110,11 @@ def test_sim_problem_of_every_kind_passes_and_its_broken_kernel_fails(kind, arch
     monkeypatch.setattr(simulate, "execute", broken)
     code, out, _ = _run(["sim", kind, "--problem", problem, "--arch", arch], capsys)
     assert code == 1 and out.splitlines()[-1] == "FAIL", out
+
+
+@pytest.mark.parametrize("kind", ["attention_fwd", "attention_bwd"])
+def test_sim_problem_with_no_key_passes(kind, capsys):
+    """seqlen_k = 0 (batched): O = 0 and LSE = -inf for every row, zero dQ, empty dK and dV."""
+    problem = "batch=2 seqlen_q=5 seqlen_k=0 heads_q=4 heads_kv=2 head_dim=64 dtype=f16"
+    code, out, err = _run(["sim", kind, "--problem", problem, "--arch", "gfx942"], capsys)
+    assert (code, err) == (0, "") and out.splitlines()[-1] == "PASS", out
