@@ -149,3 +149,14 @@ def test_emit_takes_the_problem_plan_takes(tmp_path, capsys):
                          "--arch", "gfx942", "--flavor", "llvm22", "--out", str(tmp_path), "--problem",
                          CONV + " align=16 layout=nhwc"], capsys)
     assert code == 0, err
+
+
+def test_demo_shows_a_library_problem_end_to_end(capsys):
+    """`rocke demo`'s product path: a conv_fwd problem planned in both engines, its artifacts
+    written, the plan run on the simulator: PASS."""
+    from rocke.cli import demo_cmd
+
+    assert demo_cmd._library_problem() == 0
+    out = capsys.readouterr().out
+    assert "plan (python == cpp, byte-identical)" in out and "conv_igemm_fwd" in out
+    assert out.rstrip().endswith("PASS")

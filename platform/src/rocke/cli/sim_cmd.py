@@ -1,8 +1,8 @@
 """`rocke sim FAMILY (--config N | --spec KV) [--arch A] [--seed S]`: numerics on the CPU simulator.
 `rocke sim KIND --problem KV --arch A [--seed S]`: a problem planned by dispatch, its launches run on
-the simulator as a host would run them (rocke_library.dispatch.execute for library's kinds), each
-output checked against the planned family's reference (a kind whose planner cannot simulate is
-named with those that can). The problem is written as for `rocke plan` (one grammar).
+the simulator as a host would run them (the planner's `simulate`: every launch through its
+contract), each output checked against the planned family's reference (a kind whose planner
+cannot simulate is named with those that can). The problem is written as for `rocke plan` (one grammar).
 
 With --config N the arch is the config line's; --arch, if given, must agree with it.
 """
