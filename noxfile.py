@@ -1,7 +1,7 @@
 """One nox session per lane (docs/architecture.md §7). `nox` runs every lane but `bench` and `demo`.
 
 Builds are shared across lanes: each package is built once per source digest into
-.nox/_wheelhouse, from a copy of its directory with nothing beside it, and every
+.nox/_rocke/wheelhouse, from a copy of its directory with nothing beside it, and every
 lane installs those wheels (never editable installs).
 """
 

@@ -88,6 +88,9 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=x"],
             ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1 m=1"],
             ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", a_file],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1 n=1 k=x"],
+            ["emit", "gemm", "--config", "0", "--flavor", "llvm22", "--out", folder, "--problem", "m=1 n=1 k=1 bm=3"],
         ],
         "check": [
             ["check"],
@@ -154,6 +157,9 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--engine", "nope"],
             ["plan", "conv_fwd", "--problem", "x" * 5000, "--arch", "gfx942"],
             ["plan", "conv_fwd", "--problem", "n=1\nh=2", "--arch", "gfx942", "--json", "--bogus"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--out", a_file, "--flavor", "llvm22"],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--out", folder],
+            ["plan", "conv_fwd", "--problem", "n=1", "--arch", "gfx942", "--flavor", "llvm22"],
         ],
         "catalog": [
             ["catalog"],
@@ -163,6 +169,10 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["catalog", "build", "--arch", "gfx942", "--out", folder, "--jobs", "0"],
             ["catalog", "build", "--arch", "gfx942", "--out", folder, "--jobs", HUGE],
             ["catalog", "verify"],
+            ["catalog", "verify", absent],
+            ["catalog", "verify", a_file],
+            ["catalog", "build", "--arch", "gfx942", "--out", a_file],
+            ["catalog", "build", "--arch", "gfx942", "--out", under_file],
         ],
     }
 
@@ -185,7 +195,7 @@ class Tripwire(Exception):
 def tripwires(monkeypatch):
     """Expensive entry points raise Tripwire: argument errors must come before any of them."""
     from rocke.cli import bench_cmd, gates_cmd
-    from rocke.gates import bench, golden
+    from rocke.gates import bench, catalog, golden
 
     def trip(*_args, **_kwargs):
         raise Tripwire("expensive work started before the arguments were checked")
@@ -199,6 +209,8 @@ def tripwires(monkeypatch):
         (bench, "engine_speed"),
         (bench, "gate_cost"),
         (bench_cmd, "format_bench"),
+        (catalog, "build_catalog"),
+        (catalog, "verify_catalog"),
     ]:
         monkeypatch.setattr(module, name, trip)
 
@@ -305,3 +317,93 @@ def test_sim_config_without_arch_runs_on_the_line_arch():
     out = _rocke("sim", "elementwise", "--config", "3")
     assert out.returncode == 0, out.stderr.decode()
     assert b"PASS" in out.stdout
+
+
+# ---- regressions of the defects a new user met (each failed before its fix) -----------------------
+
+def test_catalog_verify_of_a_missing_directory_or_a_file_is_one_usage_line(tmp_path, capsys):
+    a_file = tmp_path / "f"
+    a_file.write_text("x")
+    for target, why in ((tmp_path / "absent", "no such directory"), (a_file, "not a directory")):
+        code, err = _run(["catalog", "verify", str(target)], capsys)
+        assert code == 2 and err.count("\n") == 1 and f"DIR {target}: {why}" in err, err
+
+
+def test_catalog_build_into_a_file_fails_before_compiling(tmp_path, capsys, tripwires):
+    a_file = tmp_path / "f"
+    a_file.write_text("x")
+    code, err = _run(["catalog", "build", "--arch", "gfx942", "--out", str(a_file)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "exists and is not a directory" in err, err
+
+
+def test_a_missing_rocke_lld_is_named_as_such(tmp_path, monkeypatch):
+    from rocke.gates.artifacts import hsaco_skip_reason
+
+    missing = tmp_path / "no-ld.lld"
+    monkeypatch.setenv("ROCKE_LLD", str(missing))
+    reason = hsaco_skip_reason("llvm22")
+    assert reason == f"ld.lld not found: ROCKE_LLD={missing} is not an executable (fix or unset ROCKE_LLD)"
+    monkeypatch.delenv("ROCKE_LLD")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    from rocke.isa import hsaco
+
+    monkeypatch.setattr(hsaco, "_llvm_installs", list)
+    assert hsaco_skip_reason("llvm22") == "ld.lld not found (install Debian package lld-19, or set ROCKE_LLD)"
+
+
+def _help(argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit):
+        app.main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_check_root_help_and_the_goldens_a_check_reads(tmp_path, capsys, monkeypatch):
+    """--root's help says what the default is (the installed goldens, not the cwd), and a golden
+    check says which goldens it reads."""
+    from rocke.cli import gates_cmd
+
+    text = _help(["check"], capsys)
+    assert "default: cwd" not in text and "default: the installed packages' goldens" in text
+    monkeypatch.chdir(tmp_path)
+
+    class Done:
+        def timing_table(self) -> str:
+            return ""
+
+    monkeypatch.setattr(gates_cmd, "check_golden", lambda *a, **k: ([], Done()))
+    code = app.main(["check", "golden", "--only", "elementwise"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("golden: reading the installed packages' goldens (--root DIR reads"), out
+
+
+def test_flavor_help_says_when_it_is_required(capsys):
+    assert "required, except with --ir; --out needs it too" in _help(["emit"], capsys)
+    assert "required with --out" in _help(["plan"], capsys)
+
+
+def test_emit_both_says_the_engines_agreed(capsys):
+    code = app.main(["emit", "elementwise", "--config", "3", "--ir", "--engine", "both"])
+    out = capsys.readouterr()
+    assert code == 0 and out.out.startswith("rocke.ir/1\n")
+    assert out.err == "rocke emit: python and cpp engines agree: IR byte-identical\n"
+
+
+def test_isa_of_a_rir_built_for_another_arch(tmp_path, capsys):
+    """A .rir written with its launch template records its arch: another --arch is refused, none
+    takes it; a bare .rir is compiled for --arch with a note that its arch is unchecked."""
+    from rocke.families import get_family
+    from rocke.families.configs import family_configs
+
+    index = next(i for i, c in enumerate(family_configs(get_family("elementwise")))
+                       if c.arch == "gfx1100" and not c.refuse)
+    assert app.main(["emit", "elementwise", "--config", str(index), "--flavor", "llvm22", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    (rir,) = tmp_path.glob("*.rir")
+    code, err = _run(["isa", str(rir), "--arch", "gfx942"], capsys)
+    assert code == 2 and err.count("\n") == 1 and f"was built for gfx1100 ({rir.with_suffix('.launch.json')} " \
+        "says so), not gfx942" in err, err
+    bare = tmp_path / "bare" / "k.rir"
+    bare.parent.mkdir()
+    bare.write_bytes(rir.read_bytes())
+    code, err = _run(["isa", str(bare)], capsys)
+    assert code == 2 and "--arch is required with FILE (a rocke.ir/1 text records no arch)" in err

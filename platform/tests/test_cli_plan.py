@@ -43,8 +43,9 @@ def _run(argv, capsys):
 @pytest.mark.parametrize("engine", ["python", "cpp", "both"])
 def test_planned_refused_and_malformed(toy, capsys, engine):
     base = ["plan", "toy", "--arch", "gfx942", "--engine", engine]
-    assert _run([*base, "--problem", "a=1"], capsys) == (0, "toy on gfx942: planned\n", "")
-    assert _run([*base, "--problem", "refuse=1"], capsys) == (1, "toy on gfx942: refused\n", "")
+    agreed = "rocke plan: python and cpp planners agree: plan byte-identical\n" if engine == "both" else ""
+    assert _run([*base, "--problem", "a=1"], capsys) == (0, "toy on gfx942: planned\n", agreed)
+    assert _run([*base, "--problem", "refuse=1"], capsys) == (1, "toy on gfx942: refused\n", agreed)
     assert _run([*base, "--problem", "a=1", "--json"], capsys)[1] == '{"status": "planned"}\n'
     code, out, err = _run([*base, "--problem", "bad=1"], capsys)
     assert (code, out) == (2, "") and err == "rocke plan: error: toy problem: bad=1: must be 0\n"

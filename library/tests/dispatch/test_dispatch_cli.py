@@ -30,11 +30,12 @@ def _run(argv, capsys):
 
 @pytest.mark.parametrize("engine", ["python", "cpp", "both"])
 def test_rocke_plan_through_the_entry_point(engine, capsys):
+    agreed = "rocke plan: python and cpp planners agree: plan byte-identical\n" if engine == "both" else ""
     want = plan("conv_fwd", CONV, "gfx942")
     assert _run(["plan", "conv_fwd", "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
-        (0, want.to_text(), "")
+        (0, want.to_text(), agreed)
     assert _run(["plan", "conv_direct_fwd", "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
-                capsys) == (0, want.to_json(), "")
+                capsys) == (0, want.to_json(), agreed)
     code, out, _ = _run(["plan", "attention_fwd", "--problem", REFUSED, "--arch", "gfx942", "--engine", engine],
                         capsys)
     assert code == 1 and "DTYPE_UNSUPPORTED" in out and "HEAD_DIM_UNSUPPORTED" in out
@@ -46,9 +47,9 @@ def test_rocke_plan_through_the_entry_point(engine, capsys):
         want = plan(kind, CONV, "gfx942")
         assert want.status == "planned" and want.launches[0].family == family
         assert _run(["plan", kind, "--problem", CONV, "--arch", "gfx942", "--engine", engine], capsys) == \
-            (0, want.to_text(), "")
+            (0, want.to_text(), agreed)
         assert _run(["plan", family, "--problem", CONV, "--arch", "gfx942", "--json", "--engine", engine],
-                    capsys) == (0, want.to_json(), "")
+                    capsys) == (0, want.to_json(), agreed)
     code, out, _ = _run(["plan", "conv_wgrad", "--problem", CONV.replace("f16", "f64"), "--arch", "gfx942",
                          "--engine", engine], capsys)
     assert code == 1 and "DTYPE_UNSUPPORTED" in out and "conv_igemm_wgrad has f16, bf16" in out
@@ -94,3 +95,68 @@ def test_the_cpp_planner_needs_no_python():
             out = subprocess.run([str(exe), "--launch", contract.family, "--spec", contract.spec, "--problem", problem],
                                  capture_output=True, text=True, env={}, timeout=60)
             assert (out.returncode, out.stdout) == (0, contract.contract.to_json()), out.stderr
+
+
+ATTENTION = "batch=2 seqlen_q=40 seqlen_k=33 heads_q=4 heads_kv=2 head_dim=64 dtype=bf16 mask=causal_br"
+
+
+@pytest.mark.parametrize("engine", ["python", "both"])
+def test_plan_out_writes_the_plan_and_every_launch(engine, tmp_path, capsys, monkeypatch):
+    """`rocke plan --out DIR`: plan.json (the bytes --json prints), artifacts.json naming each
+    launch's files, and per launch its .ll, .rir and contract (the plan's, byte for byte)."""
+    monkeypatch.setenv("ROCKE_LLD", str(tmp_path / "no-ld"))  # the code objects are skipped, visibly
+    out = tmp_path / "plan"
+    code, printed, err = _run(["plan", "conv_wgrad", "--problem", WGRAD_SPLIT, "--arch", "gfx942", "--json",
+                               "--engine", engine, "--out", str(out), "--flavor", "llvm22"], capsys)
+    assert code == 0, err
+    want = plan("conv_wgrad", WGRAD_SPLIT, "gfx942")
+    assert printed == want.to_json() == (out / "plan.json").read_text()
+    index = json.loads((out / "artifacts.json").read_text())
+    assert index["format"] == "rocke.plan-artifacts/1" and index["plan"] == "plan.json"
+    assert [e["family"] for e in index["launches"]] == [launch.family for launch in want.launches]
+    assert len(index["launches"]) == 2  # split-K: the main kernel and its convert
+    for entry, planned in zip(index["launches"], want.launches, strict=True):
+        assert entry["spec"] == planned.spec and entry["kernel"] == planned.contract.kernel
+        assert (out / entry["contract"]).read_text() == planned.contract.to_json()
+        assert (out / entry["ll"]).read_text().startswith("target datalayout")
+        assert (out / entry["rir"]).read_text().startswith("rocke.ir/1\n")
+        assert entry["hsaco"] is None and "ROCKE_LLD" in entry["hsaco_skipped"]
+    assert f"wrote {out / 'artifacts.json'}" in err  # --json keeps stdout the plan's
+
+
+def test_plan_out_of_a_refused_problem_writes_its_reasons(tmp_path, capsys):
+    code, _, _ = _run(["plan", "attention_fwd", "--problem", REFUSED, "--arch", "gfx942", "--out", str(tmp_path),
+                       "--flavor", "llvm22"], capsys)
+    assert code == 1 and json.loads((tmp_path / "plan.json").read_text())["status"] == "refused"
+    assert json.loads((tmp_path / "artifacts.json").read_text())["launches"] == []
+
+
+def test_emit_takes_the_problem_plan_takes(tmp_path, capsys):
+    """One --problem grammar: the attention problem `rocke plan` takes (head_dim, dtype, mask ...)
+    sizes the planned family's contract in `rocke emit`; a key that contradicts the spec is refused."""
+    result = plan("attention_fwd", ATTENTION, "gfx942")
+    first = result.launches[0]
+    code, _, err = _run(["emit", "attention_fwd", "--spec", first.spec, "--arch", "gfx942", "--flavor", "llvm22",
+                         "--out", str(tmp_path), "--problem", ATTENTION], capsys)
+    assert code == 0, err
+    assert (tmp_path / f"{first.contract.kernel}.launch.json").read_text() == first.contract.to_json()
+    code, out, err = _run(["emit", "attention_fwd", "--spec", first.spec, "--arch", "gfx942", "--flavor", "llvm22",
+                           "--out", str(tmp_path), "--problem", ATTENTION.replace("head_dim=64", "head_dim=128")],
+                          capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "--problem head_dim=128 does not match the spec's head_dim=64" in err
+    code, _, err = _run(["emit", "conv_igemm_fwd", "--spec", plan("conv_fwd", CONV, "gfx942").launches[0].spec,
+                         "--arch", "gfx942", "--flavor", "llvm22", "--out", str(tmp_path), "--problem",
+                         CONV + " align=16 layout=nhwc"], capsys)
+    assert code == 0, err
+
+
+def test_demo_shows_a_library_problem_end_to_end(capsys):
+    """`rocke demo`'s product path: a conv_fwd problem planned in both engines, its artifacts
+    written, the plan run on the simulator: PASS."""
+    from rocke.cli import demo_cmd
+
+    assert demo_cmd._library_problem() == 0
+    out = capsys.readouterr().out
+    assert "plan (python == cpp, byte-identical)" in out and "conv_igemm_fwd" in out
+    assert out.rstrip().endswith("PASS")

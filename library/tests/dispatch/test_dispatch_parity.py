@@ -92,6 +92,7 @@ EDGE = {
         "batch=0 seqlen_q=5 seqlen_k=5 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # dead
         "batch=2 seqlen_q=0 seqlen_k=5 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # dead
         "batch=2 seqlen_q=7 seqlen_k=0 heads_q=2 heads_kv=1 head_dim=64 dtype=f16",  # planned: rows see no key
+        "batch=2 seqlen_q=7 seqlen_k=5 heads_q=2 heads_kv=1 head_dim=64 dtype=f16 k_stride_b=0",  # LAYOUT_UNSUPPORTED
         "batch=1 seqlen_q=7 seqlen_k=7 heads_q=1 heads_kv=1 head_dim=96 dtype=f32",  # two reasons
         "batch=64 seqlen_q=8192 seqlen_k=8192 heads_q=64 heads_kv=8 head_dim=128 dtype=bf16",  # TOO_LARGE
         "batch=3 seqlen_q=0 seqlen_k=0 total_q=0 total_k=0 seq_mode=varlen heads_q=8 heads_kv=1 head_dim=128 "
@@ -287,3 +288,20 @@ def test_a_planted_difference_is_caught():
     py = _python(kind, text, arch)
     planted = (py[0].replace('"grid": [', '"grid": [ ', 1), py[1], py[2])
     assert planted != _cpp(kind, text, arch)
+
+
+SEQLEN_K_ZERO = "batch=2 seqlen_q=7 seqlen_k=0 heads_q=2 heads_kv=1 head_dim=64 dtype=f16"
+
+
+@pytest.mark.parametrize("kind", ["attention_fwd", "attention_bwd"])
+def test_seqlen_k_zero_is_planned_and_a_zero_stride_has_its_own_reason(kind):
+    """A batched attention problem whose sequences have no key is planned in both engines (O = 0,
+    LSE = -inf, zero gradients: the simulator tests run it); a zero batch stride where it addresses
+    rows is LAYOUT_UNSUPPORTED, never TOO_LARGE."""
+    for arch in ARCH_NAMES:
+        py = _python(kind, SEQLEN_K_ZERO, arch)
+        assert py == _cpp(kind, SEQLEN_K_ZERO, arch) and py[2] == "planned", (arch, py[1])
+        aliased = SEQLEN_K_ZERO.replace("seqlen_k=0", "seqlen_k=5") + " k_stride_b=0"
+        py = _python(kind, aliased, arch)
+        assert py == _cpp(kind, aliased, arch) and py[2] == "refused", (arch, py[1])
+        assert "LAYOUT_UNSUPPORTED" in py[1] and "TOO_LARGE" not in py[1] and "k_stride_b=0" in py[1], py[1]

@@ -1,8 +1,8 @@
-"""`rocke sim KIND --problem KV --arch A`: a problem planned by dispatch and run on the simulator
-as a host would run its plan, each output checked against the float64 reference; bad requests are
-one line and exit 2. The negative control: the same command on a problem whose plan the
-simulator runs with a broken main kernel must print FAIL (through the planner's simulate, with a
-fault injected below the CLI)."""
+"""`rocke sim KIND --problem KV --arch A`: a problem of every kind planned by dispatch and run on
+the simulator as a host would run its plan, each output checked against the float64 reference;
+bad requests are one line and exit 2. The negative controls: the same command on a problem whose
+plan the simulator runs with a broken kernel must print FAIL (through the planner's simulate,
+with a fault injected below the CLI)."""
 
 from __future__ import annotations
 
@@ -55,8 +55,10 @@ def test_varlen_lengths_fill_in_order():
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["sim", "attention_bwd", "--problem", GQA], "--problem needs --arch"),
-    (["sim", "conv_fwd", "--problem", "n=1 h=4 w=4 c=8 k=8 filter_y=1 filter_x=1 dtype=f16", "--arch", "gfx942"],
-     "problem kind conv_fwd has no simulator run (kinds with one: attention_bwd)"),
+    (["sim", "conv_fwd", "--problem", "n=0 h=4 w=4 c=8 k=8 filter_y=1 filter_x=1 dtype=f16", "--arch", "gfx942"],
+     "dead: its outputs are empty"),
+    (["sim", "conv_dgrad", "--problem", "n=1 h=4 w=4 c=8 k=8 filter_y=1 filter_x=1 dtype=f32", "--arch", "gfx942"],
+     "has no launch to simulate"),
     (["sim", "attention_bwd", "--problem", GQA.replace("head_dim=32", "head_dim=96"), "--arch", "gfx942"],
      "has no launch to simulate"),
     (["sim", "attention_bwd", "--problem", "batch=1 seqlen_q=0 seqlen_k=4 heads_q=1 heads_kv=1 head_dim=32 "
@@ -68,3 +70,51 @@ def test_sim_problem_refuses_bad_requests_in_one_line(argv, message, capsys):
     code, out, err = _run(argv, capsys)
     assert code == 2 and out == "", (out, err)
     assert message in err and err.count("\n") == 1, err
+
+
+# (kind, arch, problem, family, fault of the negative control); each kind through `execute`
+EXECUTED = [
+    ("conv_fwd", "gfx942", "n=1 h=5 w=6 c=8 k=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1",
+     "conv_igemm_fwd", "swap_taps"),
+    ("conv_fwd", "gfx1201", "n=1 h=9 w=8 c=12 k=12 g=12 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 dtype=f32 "
+     "align=8", "conv_direct_fwd", "no_pad_mask"),
+    ("conv_dgrad", "gfx1100", "n=1 h=5 w=5 c=8 k=8 g=2 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_w=2 dtype=f16",
+     "conv_igemm_dgrad", "inexact_stride"),
+    ("conv_wgrad", "gfx950", "n=2 h=16 w=17 c=8 k=16 g=2 filter_y=1 filter_x=1 dtype=f16", "conv_igemm_wgrad",
+     "drop_partial"),
+    ("attention_fwd", "gfx942", "batch=2 seqlen_q=37 seqlen_k=45 heads_q=4 heads_kv=2 head_dim=32 dtype=f16 "
+     "mask=causal_br", "attention_fwd", "wrong_kv_head"),
+    ("attention_fwd", "gfx950", "batch=3 seqlen_q=20 seqlen_k=17 total_q=35 total_k=30 seq_mode=varlen heads_q=2 "
+     "heads_kv=2 head_dim=32 dtype=f16", "attention_fwd", "scale_twice"),
+]
+
+
+@pytest.mark.parametrize(("kind", "arch", "problem", "family", "fault"), EXECUTED,
+                         ids=[f"{k}-{a}-{f}" for k, a, _, f, _ in EXECUTED])
+def test_sim_problem_of_every_kind_passes_and_its_broken_kernel_fails(kind, arch, problem, family, fault, capsys,
+                                                                       monkeypatch):
+    code, out, err = _run(["sim", kind, "--problem", problem, "--arch", arch], capsys)
+    assert (code, err) == (0, ""), out
+    first, verdict = out.splitlines()
+    assert first.startswith(f"{kind} [{problem}] on {arch}, seed 0: "), first
+    assert f"({family})" in first or kind == "attention_fwd", first
+    assert verdict == "PASS"
+    execute = simulate.execute
+
+    def broken(plan, given, **kwargs):
+        def build(fam, spec, arch):
+            return fam.build(spec, arch, _fault="" if getattr(spec, "convert", False) else fault)
+
+        return execute(plan, given, build=build, **kwargs)
+
+    monkeypatch.setattr(simulate, "execute", broken)
+    code, out, _ = _run(["sim", kind, "--problem", problem, "--arch", arch], capsys)
+    assert code == 1 and out.splitlines()[-1] == "FAIL", out
+
+
+@pytest.mark.parametrize("kind", ["attention_fwd", "attention_bwd"])
+def test_sim_problem_with_no_key_passes(kind, capsys):
+    """seqlen_k = 0 (batched): O = 0 and LSE = -inf for every row, zero dQ, empty dK and dV."""
+    problem = "batch=2 seqlen_q=5 seqlen_k=0 heads_q=4 heads_kv=2 head_dim=64 dtype=f16"
+    code, out, err = _run(["sim", kind, "--problem", problem, "--arch", "gfx942"], capsys)
+    assert (code, err) == (0, "") and out.splitlines()[-1] == "PASS", out

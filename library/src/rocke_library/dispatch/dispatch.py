@@ -185,6 +185,34 @@ def dispatch(problem: Problem, arch: str) -> Plan:
     return Plan(kind, target.name, kv, "refused", (), tuple(rejected))
 
 
+def launch_sizes(kind: str, text: str, family: str, spec: str, arch: str) -> tuple[dict[str, int], str]:
+    """The problem sizes `family`'s launch contract takes for a problem of kind, as dispatch gives
+    them to the family's candidates, and the problem's canonical kv text. Keys the problem text
+    lacks are taken from the spec's fields of the same name (a conv spec's window and dtype, an
+    attention spec's head_dim, dtype, mask and seq_mode). ValueError when the problem is
+    malformed, the family does not serve the kind, its hook rejects the problem before a spec
+    exists, or the kind's launches are a launch set (their contracts come from its plan)."""
+    problem_type = problem_kind(kind)
+    fields = problem_type.field_types()
+    pairs = text.split(" ") if text else []
+    given = {pair.partition("=")[0] for pair in pairs}
+    pairs += [pair for pair in spec.split(" ") if pair.partition("=")[0] in fields and pair.partition("=")[0]
+              not in given]
+    problem = problem_type.parse(" ".join(pairs))
+    if kind in LAUNCH_SETS:
+        raise ValueError(f"{family}: its launches are a {kind} launch set, whose contracts come from the set's "
+                         f"plan (rocke plan {kind} --problem ... --out DIR)")
+    hooks = [hook for served, hook in HOOKS[kind] if served.name == family]
+    if not hooks:
+        raise ValueError(f"{family} does not serve {kind} problems")
+    found = hooks[0](problem, get_arch(arch))
+    for candidate in found:
+        if candidate.sizes:
+            return dict(candidate.sizes), problem.to_kv()
+    why = "; ".join(f"{', '.join(c.reasons)}: {c.detail}" for c in found) or "no candidate"
+    raise ValueError(f"{family} takes no launch for the {kind} problem [{problem.to_kv()}]: {why}")
+
+
 def plan(kind: str, text: str, arch: str) -> Plan:
     """parse_problem + dispatch."""
     return dispatch(parse_problem(kind, text), arch)

@@ -7,10 +7,9 @@ compiled to HSACO, indexed by `DIR/catalog.json` (rocke.catalog/1).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from rocke.arch import ARCH_NAMES
-from rocke.cli.common import jobs_arg
+from rocke.cli.common import existing_dir, jobs_arg, output_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,12 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     build = verbs.add_parser("build", help="compile every shipped config for an arch into DIR")
     build.add_argument("--only", action="append", metavar="FAMILY", help="restrict to a family (repeatable)")
     build.add_argument("--arch", required=True, choices=ARCH_NAMES, help="target arch")
-    build.add_argument("--out", required=True, type=Path, metavar="DIR", help="catalog directory")
+    build.add_argument("--out", required=True, type=output_dir("--out"), metavar="DIR",
+                       help="catalog directory (created if missing; checked before anything compiles)")
     build.add_argument("--jobs", type=jobs_arg, default=1, help="compiler processes")
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(run=run_build)
     verify = verbs.add_parser("verify", help="re-check every code object's sha256 against catalog.json")
-    verify.add_argument("dir", type=Path, metavar="DIR")
+    verify.add_argument("dir", type=existing_dir("DIR"), metavar="DIR", help="a catalog directory")
     verify.set_defaults(run=run_verify)
 
 

@@ -22,6 +22,7 @@ MAX_JOBS = 1024
 MAX_CONFIG_INDEX = 10**6
 MAX_SEED = 2**32 - 1
 MAX_SHARDS = 10**6
+MAX_PROBLEM_CHARS = 4096
 
 
 class UsageError(Exception):
@@ -113,14 +114,51 @@ def output_file(name: str):
     return parse
 
 
+def output_dir(name: str):
+    """An argparse type: a directory to write into (created if missing): not an existing file, and
+    its nearest existing ancestor a writable directory. Checked before any work starts."""
+
+    def parse(text: str) -> Path:
+        path = Path(text)
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{name} {one_line(text)}: exists and is not a directory")
+        ancestor = path
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise argparse.ArgumentTypeError(f"{name} {one_line(text)}: {one_line(ancestor)} is not a directory")
+        if not os.access(ancestor, os.W_OK):
+            raise argparse.ArgumentTypeError(f"{name} {one_line(text)}: directory {one_line(ancestor)} is not writable")
+        return path
+
+    parse.__name__ = name
+    return parse
+
+
 def add_target_args(parser: argparse.ArgumentParser, *, flavor_required: bool = True,
-                    arch_required: bool = True) -> None:
+                    arch_required: bool = True, flavor_help: str = "LLVM flavor of the emitted IR") -> None:
     arch_help = "target arch" if arch_required else "target arch (with --config: the config line's, if omitted)"
     parser.add_argument("--arch", required=arch_required, choices=ARCH_NAMES, help=arch_help)
-    parser.add_argument("--flavor", required=flavor_required, choices=flavor_names(),
-                        help="LLVM flavor of the emitted IR")
+    parser.add_argument("--flavor", required=flavor_required, choices=flavor_names(), help=flavor_help)
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="python, cpp or both (default: $ROCKE_ENGINE or python)")
+
+
+def problem_pairs(text: str) -> dict[str, str]:
+    """The one `--problem` grammar of `rocke plan`, `emit`, `sim` (and a host's plan call): pairs
+    `key=value` separated by single spaces, each key once; UsageError naming the pair otherwise.
+    What the keys mean is the problem kind's (a family's launch takes a subset of them)."""
+    if len(text) > MAX_PROBLEM_CHARS:
+        raise UsageError(f"--problem is longer than {MAX_PROBLEM_CHARS} characters")
+    pairs: dict[str, str] = {}
+    for pair in text.split(" ") if text else []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key or not value:
+            raise UsageError(f"--problem: malformed pair '{one_line(pair)}' (expected key=value)")
+        if key in pairs:
+            raise UsageError(f"--problem: key '{one_line(key)}' given twice")
+        pairs[key] = value
+    return pairs
 
 
 def read_text(path: str) -> bytes:

@@ -3,15 +3,19 @@
 With --config N the arch is the config line's (--arch may be omitted; if given it must agree).
 `--engine cpp` builds with the family's C++ builder and lowers in C++; `--engine both` runs the
 Python and the C++ builders and lowerers on the same spec and prints only identical bytes (a
-refusal only when both refuse with the same text); any difference is an engine mismatch.
+refusal only when both refuse with the same text), saying on stderr that they agreed; any
+difference is an engine mismatch.
 
 With --out DIR it writes the artifacts a host loads (rocke.gates.artifacts: KERNEL.ll, KERNEL.rir,
 KERNEL.launch.json and, with ld.lld, KERNEL.hsaco) and prints what it wrote. KERNEL.launch.json is
-the problem-independent launch template (rocke.launch-template/1); with --problem 'k=v ...'
-(integer sizes, the family's launch-contract keys) it is the family's launch contract for that
-problem (rocke.launch/1: grid, block, arguments with buffer sizes and values, workspace,
-zero-fills). With --engine cpp the contract comes from the family's C++ twin
-(`launch_contract` of its engine module), with both the two must agree byte for byte.
+the problem-independent launch template (rocke.launch-template/1); with --problem 'k=v ...' it is
+the family's launch contract for that problem (rocke.launch/1: grid, block, arguments with buffer
+sizes and values, workspace, zero-fills). The problem is written as for `rocke plan` (one
+grammar): a family that serves a problem kind takes a problem of that kind (keys it lacks taken
+from the spec's fields of the same name) and the sizes dispatch would give it; other families
+take their contract's integer sizes. A key that is also a spec field must agree with the spec.
+With --engine cpp the contract comes from the family's C++ twin (`launch_contract` of its engine
+module), with both the two must agree byte for byte.
 """
 
 from __future__ import annotations
@@ -19,12 +23,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from pathlib import Path
 
-from rocke.cli.common import UsageError, add_target_args, config_arg
+from rocke.cli.common import UsageError, add_target_args, config_arg, one_line, output_dir, problem_pairs
 from rocke.engine import EngineMismatchError, EngineUnavailableError, default_engine, first_difference, lower
 from rocke.families import Family, Spec, build_family, get_family
 from rocke.families.configs import ConfigLine, family_configs
+from rocke.families.planners import Planner, discover_planners
 from rocke.families.spec import INT_VALUE
 from rocke.gates.emitters import Emission, emit_cpp, emit_python
 from rocke.ir import print_kernel
@@ -37,12 +41,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--config", type=config_arg, metavar="N", help="config number (0-based) in the config file")
     which.add_argument("--spec", metavar="KV", help="spec in canonical key=value text")
-    add_target_args(parser, flavor_required=False, arch_required=False)
+    add_target_args(parser, flavor_required=False, arch_required=False,
+                    flavor_help="LLVM flavor of the emitted IR (required, except with --ir; --out needs it too)")
     parser.add_argument("--ir", action="store_true", help="print the rocke.ir/1 text instead of LLVM IR")
-    parser.add_argument("--out", metavar="DIR",
+    parser.add_argument("--out", metavar="DIR", type=output_dir("--out"),
                         help="write KERNEL.ll, KERNEL.rir, KERNEL.launch.json (and KERNEL.hsaco with ld.lld) into DIR")
     parser.add_argument("--problem", metavar="KV",
-                        help="with --out: the problem (integer sizes k=v ...) KERNEL.launch.json is the contract for")
+                        help="with --out: the problem KERNEL.launch.json is the contract for, in `rocke plan`'s "
+                             "key=value grammar (keys the launch does not take are ignored; spec fields checked)")
     parser.set_defaults(run=run)
 
 
@@ -117,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
         out = emit_engines(family, kv, arch, () if args.ir else (args.flavor,), engine)
         text = out.ir if args.ir else out.ll[args.flavor]  # type: ignore[assignment]
     sys.stdout.write(text)
+    if engine == "both":
+        print(f"rocke emit: python and cpp engines agree: {'IR' if args.ir else args.flavor + ' .ll'} "
+              f"byte-identical", file=sys.stderr)
     return 0
 
 
@@ -128,11 +137,11 @@ def _write_out(args: argparse.Namespace, family: Family, kv: str, arch: str) -> 
     if not args.flavor:
         raise UsageError("--flavor is required with --out")
     spec = family.spec.from_kv(kv)
-    contract = None if args.problem is None else problem_contract(family, spec, args.problem, args.engine)
+    contract = None if args.problem is None else problem_contract(family, spec, args.problem, args.engine, arch)
     kernel = build_family(family, spec, arch)
     try:
         done = write_artifacts(kernel, family=family.name, spec=spec.to_kv(), arch=arch, flavor=args.flavor,
-                               out=Path(args.out), engine=args.engine, contract=contract)
+                               out=args.out, engine=args.engine, contract=contract)
     except OSError as exc:
         raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from None
     except ToolchainError as exc:
@@ -145,24 +154,50 @@ def _write_out(args: argparse.Namespace, family: Family, kv: str, arch: str) -> 
     return 0
 
 
-def parse_problem_sizes(text: str) -> dict[str, int]:
-    """'k=v ...' with decimal integer values (the family's launch-contract keys); UsageError otherwise."""
-    sizes: dict[str, int] = {}
-    for pair in text.split(" ") if text else []:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key or not INT_VALUE.fullmatch(raw):
-            raise UsageError(f"--problem: malformed pair '{pair}' (expected key=integer)")
-        if key in sizes:
-            raise UsageError(f"--problem: key '{key}' given twice")
-        sizes[key] = int(raw)
+def _spec_fields(spec: Spec) -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in spec.to_kv().split(" ") if pair)
+
+
+def problem_sizes(family: Family, spec: Spec, problem: str, arch: str) -> dict[str, int]:
+    """The sizes the family's launch contract takes for a `--problem` text, in the one grammar of
+    `rocke plan` and `rocke sim` (rocke.cli.common.problem_pairs). A family that serves a problem
+    kind takes the problem of that kind (its defaults filled, its rules checked) and the sizes
+    dispatch gives it (the planner's `launch_sizes`); any other family takes integer sizes, its
+    contract's keys. Either way a key that is also a spec field must agree with the spec (a
+    problem of another dtype or head_dim is refused, not silently emitted); the other keys of the
+    problem are the ones the launch does not need."""
+    pairs = problem_pairs(problem)
+    planner = _serving_planner(family.name)
+    if planner is not None and planner.launch_sizes is not None:
+        sizes, canonical = planner.launch_sizes(problem, family.name, spec.to_kv(), arch)
+        pairs = dict(pair.split("=", 1) for pair in canonical.split(" ") if pair)
+    else:
+        sizes = {}
+        for key, raw in pairs.items():
+            if key in _spec_fields(spec):
+                continue
+            if not INT_VALUE.fullmatch(raw):
+                raise UsageError(f"--problem: {key}={one_line(raw)}: {family.name} takes integer sizes "
+                                 f"(the keys of its launch contract)")
+            sizes[key] = int(raw)
+    fields = _spec_fields(spec)
+    for key, value in pairs.items():
+        if key in fields and fields[key] != value:
+            raise UsageError(f"--problem {key}={one_line(value)} does not match the spec's {key}={fields[key]}")
     return sizes
 
 
-def problem_contract(family: Family, spec: Spec, problem: str, engine: str | None) -> str:
+def _serving_planner(family: str) -> Planner | None:
+    """The planner of the one problem kind a family serves (dispatch tries its candidates), if any."""
+    serving = [p for p in discover_planners().values() if family in p.families]
+    return serving[0] if len(serving) == 1 else None
+
+
+def problem_contract(family: Family, spec: Spec, problem: str, engine: str | None, arch: str) -> str:
     """The family's launch contract JSON for a problem, from the chosen engine(s)."""
     if family.launch is None:
         raise UsageError(f"{family.name} has no launch contract")
-    sizes = parse_problem_sizes(problem)
+    sizes = problem_sizes(family, spec, problem, arch)
     engine = default_engine() if engine is None else engine
     py = family.launch(spec, sizes).to_json() if engine != "cpp" else None
     if engine == "python":

@@ -21,10 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--flavor", choices=FLAVORS, help="parity: restrict to one flavor")
     check.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes")
     check.add_argument("--shard", type=shard_arg, help="i/n: take every n-th config starting at i")
-    check.add_argument("--root", type=existing_dir("--root"), help="golden, validity: read goldens / refusal tables "
-                       "from this source checkout (validity --write-refusals: write them there; default: cwd)")
+    check.add_argument("--root", type=existing_dir("--root"),
+                       help="golden: read the goldens from this source checkout (a directory holding platform/ "
+                            "and library/); default: the installed packages' goldens, wherever the cwd is")
     check.add_argument("--write-refusals", action="store_true",
-                       help="validity: rewrite each family's resource-refusal table for the running flavor")
+                       help="validity: rewrite each family's resource-refusal table for the running flavor, in the "
+                            "source checkout that is the cwd")
     check.add_argument("--quiet", action="store_true", help="no progress lines")
     check.set_defaults(run=run_check)
     blessp = sub.add_parser("bless", help="recompute and rewrite the goldens in a source checkout")
@@ -75,6 +77,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"parity: {'FAILED ' + ', '.join(failed) if failed else 'ok'} ({len(statuses)} families)")
         return 1 if failed else 0
     if args.gate == "golden":
+        print(f"golden: reading the goldens of {args.root} (--root)" if args.root is not None else
+              "golden: reading the installed packages' goldens (--root DIR reads a source checkout's)", flush=True)
         problems, progress = check_golden(args.only, jobs=args.jobs, root=args.root, shard=args.shard,
                                           quiet=args.quiet)
         for problem in problems:

@@ -2,6 +2,10 @@
 
 Real ISA and resource use of a kernel: a rocke.ir/1 file, or a family config built by its builder.
 --arch is required except with --config N, whose line names the arch (--arch must then agree).
+The rocke.ir/1 text records no arch: a FILE written by `rocke emit --out` or `rocke plan --out`
+has it beside it (KERNEL.launch.json's `arch`, or the directory's artifacts.json), and --arch
+may then be omitted but must agree; for any other FILE a note on stderr says the arch is the one
+--arch names, unchecked.
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from rocke.cli.common import UsageError, add_target_args, config_arg, read_kernel
+from rocke.cli.common import UsageError, add_target_args, config_arg, one_line, read_kernel
 from rocke.engine import lower
 from rocke.ir import KernelDef
 from rocke.isa import Resources, compile_ll, ir_sha256, resources, running_flavor
@@ -22,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--config", type=config_arg, metavar="N", help="with FAMILY: config number (0-based)")
     which.add_argument("--spec", metavar="KV", help="with FAMILY: spec in canonical key=value text")
-    add_target_args(parser, flavor_required=False, arch_required=False)
+    add_target_args(parser, flavor_required=False, arch_required=False,
+                    flavor_help="LLVM flavor to lower for (default: the one the running LLVM validates)")
     parser.add_argument("--json", action="store_true", help="print resources as JSON")
     parser.add_argument("--asm", action="store_true", help="print the ISA as well")
     parser.set_defaults(run=run)
@@ -51,11 +57,43 @@ def format_resources(res: Resources) -> str:
             f"  occupancy {res.occupancy} waves/SIMD (from the reserved registers)")
 
 
+def recorded_arch(file: str) -> tuple[str, Path] | None:
+    """The arch a .rir was built for, as the artifacts written beside it record it (its
+    KERNEL.launch.json template, or the plan's artifacts.json listing it), with the recording file."""
+    path = Path(file)
+    if file == "-" or not path.is_file():
+        return None
+    template = path.with_name(path.name.removesuffix(".rir") + ".launch.json")
+    index = path.with_name("artifacts.json")
+    for where in (template, index):
+        try:
+            data = json.loads(where.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("arch"), str):
+            continue
+        if where == index and not any(isinstance(e, dict) and e.get("rir") == path.name
+                                      for e in data.get("launches", [])):
+            continue
+        return data["arch"], where
+    return None
+
+
 def _kernel(args: argparse.Namespace) -> tuple[KernelDef, str]:
     if args.config is None and args.spec is None:
-        if args.arch is None:
-            raise UsageError("--arch is required with FILE")
-        return read_kernel(args.file), args.arch
+        recorded = recorded_arch(args.file)
+        if recorded is None:
+            if args.arch is None:
+                raise UsageError("--arch is required with FILE (a rocke.ir/1 text records no arch)")
+            kernel = read_kernel(args.file)
+            print(f"rocke isa: note: {one_line(args.file)} records no arch; compiling it for {args.arch} as --arch "
+                  f"says (a kernel built for another arch is not detected)", file=sys.stderr)
+            return kernel, args.arch
+        arch, where = recorded
+        if args.arch is not None and args.arch != arch:
+            raise UsageError(f"{one_line(args.file)} was built for {arch} ({one_line(where)} says so), not {args.arch} "
+                             f"(omit --arch to use it)")
+        return read_kernel(args.file), arch
     from rocke.cli.emit_cmd import resolve_spec
     from rocke.families import build_family, get_family
 

@@ -1,7 +1,8 @@
 """`rocke sim FAMILY (--config N | --spec KV) [--arch A] [--seed S]`: numerics on the CPU simulator.
 `rocke sim KIND --problem KV --arch A [--seed S]`: a problem planned by dispatch, its launches run on
-the simulator as a host would run them, each output checked against the kind's reference (kinds
-whose planner can simulate: `rocke plan --help` lists the kinds, this one names those it runs).
+the simulator as a host would run them (the planner's `simulate`: every launch through its
+contract), each output checked against the planned family's reference (a kind whose planner
+cannot simulate is named with those that can). The problem is written as for `rocke plan` (one grammar).
 
 With --config N the arch is the config line's; --arch, if given, must agree with it.
 """
@@ -11,9 +12,8 @@ from __future__ import annotations
 import argparse
 
 from rocke.arch import ARCH_NAMES
-from rocke.cli.common import UsageError, config_arg, seed_arg
+from rocke.cli.common import MAX_PROBLEM_CHARS, UsageError, config_arg, seed_arg
 from rocke.cli.emit_cmd import resolve_spec
-from rocke.cli.plan_cmd import MAX_PROBLEM_CHARS
 from rocke.families import get_family
 from rocke.families.planners import discover_planners, get_planner
 

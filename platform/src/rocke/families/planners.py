@@ -7,7 +7,10 @@ A planner's ``plan(text, arch)`` returns ``(plan JSON, plan text, status)`` (sta
 ``dead`` or ``refused``) and raises ValueError for a malformed problem; ``cpp_engine`` names the
 extension module whose ``plan(kind, text, arch)`` is its C++ twin (same tuple, same errors).
 A planner may also ``simulate(text, arch, seed)``: run the planned launches on the simulator and
-compare with the kind's reference (a rocke.sim.Comparison; `rocke sim KIND --problem`).
+compare with the kind's reference (a rocke.sim.Comparison; `rocke sim KIND --problem`), and give
+``launch_sizes(text, family, spec, arch) -> (sizes, problem kv)``: the sizes the launch contract of
+one of its families takes for a problem of the kind (keys the problem lacks taken from the spec's
+fields of the same name), with the problem's canonical text (`rocke emit --problem`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class Planner:
     cpp_engine: str = ""
     families: tuple[str, ...] = ()  # the families whose candidates serve the kind, in dispatch order
     simulate: Callable[[str, str, int], Comparison] | None = None
+    launch_sizes: Callable[[str, str, str, str], tuple[dict[str, int], str]] | None = None
 
 
 def discover_planners() -> dict[str, Planner]:

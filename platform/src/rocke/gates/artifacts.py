@@ -19,6 +19,7 @@ from rocke.engine import lower
 from rocke.families.launch import launch_template, template_json
 from rocke.ir import KernelDef, print_kernel
 from rocke.isa import compile_ll, find_lld, link_hsaco, running_flavor
+from rocke.isa.hsaco import LLD_ENV
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,10 @@ class Artifacts:
 def hsaco_skip_reason(flavor: str) -> str | None:
     """Why no HSACO can be linked here for flavor, or None when it can."""
     if find_lld() is None:
-        return "ld.lld not found (install Debian package lld-19, or set ROCKE_LLD)"
+        explicit = os.environ.get(LLD_ENV)
+        if explicit:
+            return f"ld.lld not found: {LLD_ENV}={explicit} is not an executable (fix or unset {LLD_ENV})"
+        return f"ld.lld not found (install Debian package lld-19, or set {LLD_ENV})"
     running = running_flavor()
     if running != flavor:
         return f"the running LLVM validates {running or 'no known flavor'}, not {flavor}"

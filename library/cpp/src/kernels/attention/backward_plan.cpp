@@ -104,7 +104,8 @@ ProblemSizes plan_sizes(std::string_view seq_mode, std::int64_t head_dim, const 
     sizes.emplace(cat(tensor, "_stride_h"), head_dim);
     sizes.emplace(cat(tensor, "_stride_s"), heads * head_dim);
     if (seq_mode == "batched") {
-      __int128 seqlen = sizes.at(kv_tensor(tensor) ? "seqlen_k" : "seqlen_q");
+      // a tensor of no rows (seqlen_k = 0) is never addressed: one row's stride, as a contract takes it
+      __int128 seqlen = std::max<std::int64_t>(sizes.at(kv_tensor(tensor) ? "seqlen_k" : "seqlen_q"), 1);
       sizes.emplace(cat(tensor, "_stride_b"), static_cast<std::int64_t>(seqlen * heads * head_dim));
     }
   }

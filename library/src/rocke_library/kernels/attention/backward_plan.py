@@ -230,7 +230,8 @@ def _plan_sizes(seq_mode: str, head_dim: int, problem: Mapping[str, object]) -> 
         sizes.setdefault(f"{tensor}_stride_s", heads * head_dim)
         if seq_mode == "batched":
             seqlen = sizes["seqlen_k"] if kv_tensor(tensor) else sizes["seqlen_q"]
-            sizes.setdefault(f"{tensor}_stride_b", seqlen * heads * head_dim)
+            # a tensor of no rows (seqlen_k = 0) is never addressed: one row's stride, as a contract takes it
+            sizes.setdefault(f"{tensor}_stride_b", max(seqlen, 1) * heads * head_dim)
     return sizes
 
 

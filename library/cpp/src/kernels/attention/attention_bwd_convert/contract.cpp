@@ -67,7 +67,8 @@ ProblemSizes sizes_of(const AttentionBwdConvertSpec& spec, const ProblemSizes& p
     sizes.emplace(cat(tensor, "_stride_h"), d);
     sizes.emplace(cat(tensor, "_stride_s"), heads * d);
     if (spec.seq_mode == "batched") {
-      __int128 b = static_cast<__int128>(sizes.at(q_side ? "seqlen_q" : "seqlen_k")) * heads * d;
+      __int128 b = static_cast<__int128>(std::max<std::int64_t>(sizes.at(q_side ? "seqlen_q" : "seqlen_k"), 1)) * heads *
+                   d;  // a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
       sizes.emplace(cat(tensor, "_stride_b"), static_cast<std::int64_t>(b));
     }
     if (sizes.at(cat(tensor, "_stride_s")) < d && sizes.at(cat(tensor, "_stride_h")) < d) {

@@ -75,7 +75,7 @@ ProblemSizes sizes_of(const AttentionBwdPrepSpec& spec, const ProblemSizes& prob
     sizes.emplace(cat(tensor, "_stride_h"), d);
     sizes.emplace(cat(tensor, "_stride_s"), sizes.at("heads_q") * d);
     if (spec.seq_mode == "batched") {
-      __int128 b = static_cast<__int128>(sizes.at("seqlen_q")) * sizes.at("heads_q") * d;
+      __int128 b = static_cast<__int128>(std::max<std::int64_t>(sizes.at("seqlen_q"), 1)) * sizes.at("heads_q") * d;  // a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
       sizes.emplace(cat(tensor, "_stride_b"), static_cast<std::int64_t>(b));
     }
     if (sizes.at(cat(tensor, "_stride_s")) < d && sizes.at(cat(tensor, "_stride_h")) < d) {

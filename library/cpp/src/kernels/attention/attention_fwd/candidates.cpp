@@ -12,8 +12,23 @@ namespace rocke::library::kernels::attention::attention_fwd {
 namespace {
 
 constexpr std::string_view kFamily = AttentionFwdSpec::kFamily;
+constexpr std::string_view kTensors[] = {"q", "k", "v", "o"};
 
 }  // namespace
+
+bool spans_batches(const dispatch::AttentionFields& problem, std::string_view tensor) {
+  bool kv = tensor == "k" || tensor == "v";
+  return problem.batch > 1 && (kv ? problem.seqlen_k : problem.seqlen_q) > 0;
+}
+
+std::vector<std::string> zero_batch_strides(const dispatch::AttentionFields& problem) {
+  std::vector<std::string> out;
+  if (problem.seq_mode != "batched") return out;
+  for (std::string_view t : kTensors) {
+    if (spans_batches(problem, t) && problem.stride(t, "b") == 0) out.emplace_back(t);
+  }
+  return out;
+}
 
 std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim) {
   if (target.wave_size == 64) return {64, 64, 2};
@@ -33,8 +48,11 @@ families::ProblemSizes contract_sizes(const dispatch::AttentionFields& problem) 
   }
   sizes["heads_q"] = problem.heads_q;
   sizes["heads_kv"] = problem.heads_kv;
-  for (std::string_view tensor : {"q", "k", "v", "o"}) {
-    for (std::string_view dim : dims) sizes[util::cat(tensor, "_stride_", dim)] = problem.stride(tensor, dim);
+  for (std::string_view tensor : kTensors) {
+    for (std::string_view dim : dims) {
+      if (dim == "b" && !spans_batches(problem, tensor)) continue;
+      sizes[util::cat(tensor, "_stride_", dim)] = problem.stride(tensor, dim);
+    }
   }
   return sizes;
 }
@@ -51,6 +69,14 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
     reasons.emplace_back("HEAD_DIM_UNSUPPORTED");
     details.push_back(util::cat("head_dim=", std::to_string(problem.head_dim), "; ", kFamily, " has ",
                                 util::join(dims, ", ")));
+  }
+  std::vector<std::string> aliased = zero_batch_strides(problem);
+  if (!aliased.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& t : aliased) names.push_back(t + "_stride_b=0");
+    reasons.emplace_back("LAYOUT_UNSUPPORTED");
+    details.push_back(util::cat(util::join(names, ", "), "; ", kFamily,
+                                " reads and writes each batch apart, so batch strides must be at least 1"));
   }
   if (!reasons.empty()) return {Candidate{std::string(kFamily), "", {}, reasons, util::join(details, "; ")}};
   std::vector<const arch::MmaOp*> atoms =

@@ -31,7 +31,7 @@ ProblemSizes default_strides(const AttentionFwdSpec& spec, const ProblemSizes& p
     out[cat(tensor, "_stride_h")] = d;
     out[cat(tensor, "_stride_s")] = heads * d;
     if (spec.seq_mode == "batched") {
-      std::int64_t seqlen = problem.at(is_kv(tensor) ? "seqlen_k" : "seqlen_q");
+      std::int64_t seqlen = std::max<std::int64_t>(problem.at(is_kv(tensor) ? "seqlen_k" : "seqlen_q"), 1);  // a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
       out[cat(tensor, "_stride_b")] = seqlen * heads * d;
     }
   }

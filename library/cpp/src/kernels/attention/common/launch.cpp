@@ -44,7 +44,7 @@ ProblemSizes default_strides(std::string_view seq_mode, std::int64_t head_dim, c
     out[cat(tensor, "_stride_s")] = heads * head_dim;
     if (seq_mode == "batched") {
       // Wide product (wrapped only for sizes no i32 argument could carry anyway).
-      __int128 seqlen = problem.at(query ? "seqlen_q" : "seqlen_k");
+      __int128 seqlen = std::max<std::int64_t>(problem.at(query ? "seqlen_q" : "seqlen_k"), 1);  // a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
       out[cat(tensor, "_stride_b")] = static_cast<std::int64_t>(seqlen * heads * head_dim);
     }
   }

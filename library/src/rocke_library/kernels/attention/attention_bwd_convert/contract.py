@@ -64,7 +64,8 @@ def _sizes(spec: AttentionBwdConvertSpec, problem: Mapping[str, int]) -> dict[st
         sizes.setdefault(f"{tensor}_stride_h", d)
         sizes.setdefault(f"{tensor}_stride_s", heads * d)
         if spec.seq_mode == "batched":
-            seqlen = sizes["seqlen_q"] if q_side else sizes["seqlen_k"]
+            # a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
+            seqlen = max(sizes["seqlen_q"] if q_side else sizes["seqlen_k"], 1)
             sizes.setdefault(f"{tensor}_stride_b", seqlen * heads * d)
         if sizes[f"{tensor}_stride_s"] < d and sizes[f"{tensor}_stride_h"] < d:
             raise LaunchError(f"{fam}: the {tensor} strides overlap the head_dim={d} contiguous elements")

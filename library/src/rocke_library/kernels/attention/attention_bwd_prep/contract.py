@@ -69,7 +69,8 @@ def _sizes(spec: AttentionBwdPrepSpec, problem: Mapping[str, int]) -> dict[str, 
         sizes.setdefault(f"{tensor}_stride_h", d)
         sizes.setdefault(f"{tensor}_stride_s", sizes["heads_q"] * d)
         if spec.seq_mode == "batched":
-            sizes.setdefault(f"{tensor}_stride_b", sizes["seqlen_q"] * sizes["heads_q"] * d)
+            # a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
+            sizes.setdefault(f"{tensor}_stride_b", max(sizes["seqlen_q"], 1) * sizes["heads_q"] * d)
         if sizes[f"{tensor}_stride_s"] < d and sizes[f"{tensor}_stride_h"] < d:
             raise LaunchError(f"{fam}: the {tensor} strides overlap the head_dim={d} contiguous elements")
     return sizes

@@ -44,7 +44,8 @@ def default_strides(spec: AttentionFwdSpec, problem: Mapping[str, int]) -> dict[
         out[f"{tensor}_stride_h"] = d
         out[f"{tensor}_stride_s"] = heads * d
         if spec.seq_mode == "batched":
-            seqlen = problem["seqlen_k"] if tensor in ("k", "v") else problem["seqlen_q"]
+            # a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
+            seqlen = max(problem["seqlen_k"] if tensor in ("k", "v") else problem["seqlen_q"], 1)
             out[f"{tensor}_stride_b"] = seqlen * heads * d
     return out
 

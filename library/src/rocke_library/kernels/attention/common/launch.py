@@ -28,7 +28,8 @@ def default_strides(seq_mode: str, head_dim: int, tensors: Sequence[str], query_
         out[f"{tensor}_stride_h"] = head_dim
         out[f"{tensor}_stride_s"] = heads * head_dim
         if seq_mode == "batched":
-            seqlen = problem["seqlen_q"] if query else problem["seqlen_k"]
+            # a tensor of no rows is never addressed: one row's stride (>= 1, as a contract takes it back)
+            seqlen = max(problem["seqlen_q"] if query else problem["seqlen_k"], 1)
             out[f"{tensor}_stride_b"] = seqlen * heads * head_dim
     return out
 

@@ -3,6 +3,8 @@
 // Python twin: rocke_library/kernels/attention/attention_fwd/candidates.py
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -17,7 +19,11 @@ inline constexpr std::int64_t kLdsPad = 8;
 
 // (block_m, block_n, waves) for the arch's wave size.
 std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim);
-// The launch contract's problem for this attention problem (sizes and every stride).
+// Whether a batched tensor's batch stride addresses anything: several batches with rows.
+bool spans_batches(const dispatch::AttentionFields& problem, std::string_view tensor);
+// The tensors whose batch stride is 0 where it addresses rows (the batches would alias).
+std::vector<std::string> zero_batch_strides(const dispatch::AttentionFields& problem);
+// The launch contract's problem (sizes and strides; a batch stride only where it addresses rows).
 families::ProblemSizes contract_sizes(const dispatch::AttentionFields& problem);
 std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, const arch::ArchTarget& target);
 
