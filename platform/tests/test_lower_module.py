@@ -433,12 +433,28 @@ def test_nvptx_module_sections() -> None:
     lines = text.split("\n")
     assert lines[0] == f'target datalayout = "{get_target("nvptx").datalayout("llvm22")}"'
     assert lines[1] == 'target triple = "nvptx64-nvidia-cuda"'
-    assert lines[3] == "@rocke.lds = internal addrspace(3) global [32 x i8] poison, align 16"
+    # The pool is a PTX identifier: NVPTX keeps an external global's name.
+    assert lines[3] == "@rocke_lds = internal addrspace(3) global [32 x i8] poison, align 16"
     assert lines[5].startswith("define ptx_kernel void @block_reduce(")
     assert 'attributes #0 = { "target-cpu"="sm_90" }' in lines
     bound = block_reduce().attrs["max_workgroup_size"]
     assert text.endswith(f'\n\n!nvvm.annotations = !{{!0}}\n!0 = !{{ptr @block_reduce, !"maxntidx", i32 {bound}}}\n')
     assert "llvm.amdgcn" not in text
+
+
+def test_nvptx_pool_above_the_static_limit_is_dynamic() -> None:
+    """Above the target's 48 KiB of static shared memory the pool is an external array (dynamic
+    shared memory, sized at launch); the AMD pool of the same kernel stays static."""
+    b = Builder("big_pool", max_workgroup_size=64)
+    out = b.param("out", ptr(f32, "global"), noalias=True)
+    tile = b.lds_alloc(f32, 16384)  # 64 KiB
+    b.lds_store(tile, b.const(0, i32), b.const(1.0, f32))
+    b.store(out, b.const(0, i32), b.lds_load(tile, b.const(0, i32)))
+    kernel = b.finish()
+    nvptx = lower(kernel, arch="sm_90", flavor="llvm22")
+    assert "@rocke_lds = external addrspace(3) global [0 x i8], align 16" in nvptx.splitlines()
+    assert "@rocke.lds = internal addrspace(3) global [65536 x i8] poison, align 16" in lower(
+        kernel, arch="gfx942", flavor="llvm22").splitlines()
 
 
 def test_merging_the_lowering_tables_refuses_a_duplicate_op() -> None:

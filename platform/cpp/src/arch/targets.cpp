@@ -30,6 +30,8 @@ const TargetData& target_data() {
       target.kernel_cc = std::string(row["kernel_cc"].str());
       target.toolchain = std::string(row["toolchain"].str());
       target.rsrc_type = std::string(row["rsrc_type"].str());
+      target.lds_pool = std::string(row["lds_pool"].str());
+      target.static_lds_bytes = row["static_lds_bytes"].integer();
       data::NodeRef spaces = row["address_spaces"];
       for (std::size_t j = 0; j < spaces.size(); ++j) {
         target.address_spaces.emplace_back(std::string(spaces.at(j)["ir"].str()), spaces.at(j)["llvm"].integer());

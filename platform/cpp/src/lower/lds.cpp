@@ -35,8 +35,15 @@ LdsPlan plan_lds(const ir::KernelDef& kernel, const arch::ArchTarget& arch) {
   return plan;
 }
 
-std::string pool_global(const LdsPlan& plan) {
-  return util::cat(kPoolName, " = internal addrspace(3) global [", std::to_string(plan.size), " x i8] poison, align ",
+bool is_dynamic(const LdsPlan& plan, const arch::Target& target) {
+  return 0 < target.static_lds_bytes && target.static_lds_bytes < plan.size;
+}
+
+std::string pool_global(const LdsPlan& plan, const arch::Target& target) {
+  if (is_dynamic(plan, target)) {
+    return util::cat(target.lds_pool, " = external addrspace(3) global [0 x i8], align ", std::to_string(plan.align));
+  }
+  return util::cat(target.lds_pool, " = internal addrspace(3) global [", std::to_string(plan.size), " x i8] poison, align ",
                    std::to_string(plan.align));
 }
 

@@ -59,7 +59,7 @@ std::string lower_verified(const ir::KernelDef& kernel, const arch::ArchTarget& 
   const arch::Target& vendor = em.target;
   out.append("target datalayout = \"").append(vendor.datalayout(row.name)).append("\"\n");
   out.append("target triple = \"").append(vendor.triple).append("\"\n\n");
-  if (lds.size != 0) out.append(pool_global(lds)).append("\n\n");
+  if (lds.size != 0) out.append(pool_global(lds, vendor)).append("\n\n");
   out.append("define ").append(vendor.kernel_cc).append(" void @").append(kernel.name).append("(");
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     if (i != 0) out.append(", ");

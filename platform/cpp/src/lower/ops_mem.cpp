@@ -65,7 +65,7 @@ void lower_lds_alloc(FunctionEmitter& em, const ir::Op& op) {
   auto offset = em.lds_offsets.find(result.id);
   if (offset == em.lds_offsets.end()) throw KeyError(std::to_string(result.id));
   const std::string& name = em.bind(result);
-  em.emit(name, " = getelementptr inbounds i8, ", lds, " ", kPoolName, ", i32 ",
+  em.emit(name, " = getelementptr inbounds i8, ", lds, " ", em.target.lds_pool, ", i32 ",
                     offset->second);
 }
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rocke.arch.datafile import check_keys, parse_toml, read_data_text, want_choice, want_list, want_str, want_unique
+from rocke.arch.datafile import (
+    check_keys,
+    parse_toml,
+    read_data_text,
+    want_choice,
+    want_int,
+    want_list,
+    want_str,
+    want_unique,
+)
 from rocke.arch.errors import ArchDataError
 from rocke.arch.flavors import FLAVOR_NAMES, ir_pairs
 
@@ -19,7 +28,8 @@ TARGETS_FORMAT = "rocke.targets/1"
 
 VENDORS = ("amd", "nvidia")
 TOOLCHAINS = ("amdgpu", "ptxas")
-_TARGET_KEYS = ("name", "vendor", "triple", "kernel_cc", "toolchain", "rsrc_type", "address_spaces", "datalayouts")
+_TARGET_KEYS = ("name", "vendor", "triple", "kernel_cc", "toolchain", "rsrc_type", "lds_pool", "static_lds_bytes", "address_spaces",
+                "datalayouts")
 # Every rocke.ir address space must have an LLVM number, in this order.
 IR_SPACES = ("global", "constant", "lds", "private")
 
@@ -34,6 +44,8 @@ class Target:
     kernel_cc: str
     toolchain: str
     rsrc_type: str
+    lds_pool: str  # the name of the module's LDS pool global
+    static_lds_bytes: int  # the most LDS a module declares statically; 0 = no limit below the arch's
     address_spaces: tuple[tuple[str, int], ...]  # (rocke.ir space, LLVM address space)
     datalayouts: tuple[tuple[str, str], ...]  # (flavor, datalayout), in flavor order
 
@@ -68,6 +80,8 @@ def _parse_target(entry: object, index: int) -> Target:
         kernel_cc=want_str(row["kernel_cc"], f"{where}.kernel_cc"),
         toolchain=want_choice(row["toolchain"], TOOLCHAINS, f"{where}.toolchain"),
         rsrc_type=want_str(row["rsrc_type"], f"{where}.rsrc_type"),
+        lds_pool=want_str(row["lds_pool"], f"{where}.lds_pool"),
+        static_lds_bytes=want_int(row["static_lds_bytes"], f"{where}.static_lds_bytes"),
         address_spaces=ir_pairs(row["address_spaces"], IR_SPACES, int, f"{where}.address_spaces"),
         datalayouts=tuple(layouts),
     )

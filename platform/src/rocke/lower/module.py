@@ -67,7 +67,7 @@ def _lower(kernel: KernelDef, target: ArchTarget, row: Flavor) -> str:
     vendor = em.target
     out = [f'target datalayout = "{vendor.datalayout(row.name)}"', f'target triple = "{vendor.triple}"', ""]
     if lds.size:
-        out += [pool_global(lds), ""]
+        out += [pool_global(lds, vendor), ""]
     out.append(f"define {vendor.kernel_cc} void @{kernel.name}({params}) #0 {{")
     out += em.lines
     out += ["}", ""]

@@ -7,7 +7,6 @@ from rocke.ir.core import Op, Value
 from rocke.ir.types import PtrType, ScalarType, Type, VecType
 
 from .emitter import FunctionEmitter, int_attr
-from .lds import POOL_NAME
 from .llvm_types import byte_size, gep_type, i32_text, natural_align, pointee_of
 
 # Bytes a raw buffer access moves -> the name suffix of the buffer intrinsic that moves them (its
@@ -57,7 +56,7 @@ def lower_ptr_add(em: FunctionEmitter, op: Op) -> None:
 def lower_lds_alloc(em: FunctionEmitter, op: Op) -> None:
     result = op.results[0]
     lds = em.pointer_text("lds")
-    em.emit(f"{em.bind(result)} = getelementptr inbounds i8, {lds} {POOL_NAME}, i32 {em.lds_offsets[result.id]}")
+    em.emit(f"{em.bind(result)} = getelementptr inbounds i8, {lds} {em.target.lds_pool}, i32 {em.lds_offsets[result.id]}")
 
 
 def lower_make_rsrc(em: FunctionEmitter, op: Op) -> None:

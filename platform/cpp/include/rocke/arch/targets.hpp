@@ -23,6 +23,8 @@ struct Target {
   std::string kernel_cc;
   std::string toolchain;
   std::string rsrc_type;
+  std::string lds_pool;  // the name of the module's LDS pool global
+  std::int64_t static_lds_bytes = 0;  // the most LDS a module declares statically; 0 = no limit below the arch's
   std::vector<std::pair<std::string, std::int64_t>> address_spaces;  // (rocke.ir space, number)
   std::vector<std::pair<std::string, std::string>> datalayouts;      // (flavor, datalayout)
 

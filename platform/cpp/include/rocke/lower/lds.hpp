@@ -18,7 +18,6 @@
 
 namespace rocke::lower {
 
-inline constexpr std::string_view kPoolName = "@rocke.lds";
 
 struct LdsPlan {
   std::unordered_map<std::int64_t, std::int64_t> offsets;  // result id of each mem.lds_alloc -> byte offset
@@ -28,6 +27,9 @@ struct LdsPlan {
 
 // LowerError "kernel @NAME: allocates N bytes of LDS; ARCH allows M per workgroup" when too large.
 LdsPlan plan_lds(const ir::KernelDef& kernel, const arch::ArchTarget& arch);
-std::string pool_global(const LdsPlan& plan);
+// Whether the pool is larger than the target declares statically: an external array sized at launch
+// (NVIDIA's dynamic shared memory above 48 KiB).
+bool is_dynamic(const LdsPlan& plan, const arch::Target& target);
+std::string pool_global(const LdsPlan& plan, const arch::Target& target);
 
 }  // namespace rocke::lower

@@ -13,54 +13,58 @@ constexpr Node kNodes[] = {
     S("format", "rocke.targets/1"),
     // [2] target -> [3, 5)
     A("target", 3, 2),
-    // [3] target[0] -> [5, 13)
-    T("", 5, 8),
-    // [4] target[1] -> [13, 21)
-    T("", 13, 8),
+    // [3] target[0] -> [5, 15)
+    T("", 5, 10),
+    // [4] target[1] -> [15, 25)
+    T("", 15, 10),
     S("name", "amdgcn"),
     S("vendor", "amd"),
     S("triple", "amdgcn-amd-amdhsa"),
     S("kernel_cc", "amdgpu_kernel"),
     S("toolchain", "amdgpu"),
     S("rsrc_type", "ptr addrspace(8)"),
-    // [11] target[0].address_spaces -> [21, 25)
-    A("address_spaces", 21, 4),
-    // [12] target[0].datalayouts -> [25, 27)
-    A("datalayouts", 25, 2),
+    S("lds_pool", "@rocke.lds"),
+    I("static_lds_bytes", 0LL),
+    // [13] target[0].address_spaces -> [25, 29)
+    A("address_spaces", 25, 4),
+    // [14] target[0].datalayouts -> [29, 31)
+    A("datalayouts", 29, 2),
     S("name", "nvptx"),
     S("vendor", "nvidia"),
     S("triple", "nvptx64-nvidia-cuda"),
     S("kernel_cc", "ptx_kernel"),
     S("toolchain", "ptxas"),
     S("rsrc_type", "{ ptr addrspace(1), i32 }"),
-    // [19] target[1].address_spaces -> [27, 31)
-    A("address_spaces", 27, 4),
-    // [20] target[1].datalayouts -> [31, 33)
-    A("datalayouts", 31, 2),
-    // [21] target[0].address_spaces[0] -> [33, 35)
-    T("", 33, 2),
-    // [22] target[0].address_spaces[1] -> [35, 37)
-    T("", 35, 2),
-    // [23] target[0].address_spaces[2] -> [37, 39)
+    S("lds_pool", "@rocke_lds"),
+    I("static_lds_bytes", 49152LL),
+    // [23] target[1].address_spaces -> [31, 35)
+    A("address_spaces", 31, 4),
+    // [24] target[1].datalayouts -> [35, 37)
+    A("datalayouts", 35, 2),
+    // [25] target[0].address_spaces[0] -> [37, 39)
     T("", 37, 2),
-    // [24] target[0].address_spaces[3] -> [39, 41)
+    // [26] target[0].address_spaces[1] -> [39, 41)
     T("", 39, 2),
-    // [25] target[0].datalayouts[0] -> [41, 43)
+    // [27] target[0].address_spaces[2] -> [41, 43)
     T("", 41, 2),
-    // [26] target[0].datalayouts[1] -> [43, 45)
+    // [28] target[0].address_spaces[3] -> [43, 45)
     T("", 43, 2),
-    // [27] target[1].address_spaces[0] -> [45, 47)
+    // [29] target[0].datalayouts[0] -> [45, 47)
     T("", 45, 2),
-    // [28] target[1].address_spaces[1] -> [47, 49)
+    // [30] target[0].datalayouts[1] -> [47, 49)
     T("", 47, 2),
-    // [29] target[1].address_spaces[2] -> [49, 51)
+    // [31] target[1].address_spaces[0] -> [49, 51)
     T("", 49, 2),
-    // [30] target[1].address_spaces[3] -> [51, 53)
+    // [32] target[1].address_spaces[1] -> [51, 53)
     T("", 51, 2),
-    // [31] target[1].datalayouts[0] -> [53, 55)
+    // [33] target[1].address_spaces[2] -> [53, 55)
     T("", 53, 2),
-    // [32] target[1].datalayouts[1] -> [55, 57)
+    // [34] target[1].address_spaces[3] -> [55, 57)
     T("", 55, 2),
+    // [35] target[1].datalayouts[0] -> [57, 59)
+    T("", 57, 2),
+    // [36] target[1].datalayouts[1] -> [59, 61)
+    T("", 59, 2),
     S("ir", "global"),
     I("llvm", 1LL),
     S("ir", "constant"),
