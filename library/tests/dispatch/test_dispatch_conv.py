@@ -49,9 +49,33 @@ def test_the_largest_atom_and_the_large_tile_come_first(kind, arch):
     largest = max(mma_ops(target, "bf16", "bf16", "f32"), key=lambda op: op.m * op.n * op.k)
     spec = _spec(result)
     assert spec["op_id"] == largest.id
-    bm, bn, bk, wm, wn, double_buffer = TILES[target.wave_size][0]
+    # CONV is too small to fill any arch: the first tile is the first one without the fill condition
+    bm, bn, bk, wm, wn, double_buffer, _ = next(tile for tile in TILES[target.mma_kind] if not tile[6])
     assert (spec["bm"], spec["bn"], spec["bk"], spec["wm"], spec["wn"], spec["double_buffer"]) == \
         (str(bm), str(bn), str(bk), str(wm), str(wn), "1" if double_buffer else "0")
+
+
+H100_FWD = "n=8 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"
+
+
+@pytest.mark.parametrize(("kind", "text", "tile"), [
+    ("conv_fwd", H100_FWD, "128x64"),  # M = 25088: 196 tiles of 128 x 64 fill the 132 SMs
+    ("conv_fwd", H100_FWD.replace("h=56 w=56", "h=28 w=28"), "64x64"),  # M = 6272: 49 tiles of 128 x 64
+    ("conv_dgrad", H100_FWD, "128x64"),
+    ("conv_dgrad", H100_FWD.replace("n=8", "n=1"), "64x64"),  # M = 3136: 25 tiles
+    ("conv_wgrad", H100_FWD.replace("k=64", "k=256"), "128x64"),  # split_k = 8: 2 x 9 x 8 tiles
+    ("conv_wgrad", H100_FWD, "64x64"),  # M = k = 64: the GEMM does not hold a 128-row tile
+    ("conv_wgrad", "n=1 h=14 w=14 c=256 k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16", "64x64"),
+])
+def test_sm_90_takes_the_eight_warp_tile_where_it_fills_the_132_sms(kind, text, tile):
+    """sm_90 (mma.sync, 16 x 8 atom): the 128 x 64 tile of eight warps only where the GEMM holds it
+    and its workgroups number at least cu_count = 132; a smaller problem starts at 64 x 64."""
+    result = plan(kind, text, "sm_90")
+    assert result.status == "planned" and result.rejected == ()
+    spec = _spec(result)
+    assert f"{spec['bm']}x{spec['bn']}" == tile
+    assert spec["op_id"].startswith("mma_sync_f32_16x8x16_")
+    assert (spec["wm"], spec["wn"]) == (("4", "2") if tile == "128x64" else ("2", "2"))
 
 
 def test_a_refused_large_tile_falls_back_to_the_small_one(monkeypatch):
@@ -149,3 +173,24 @@ def test_every_candidate_passes_its_main_loop_plan(arch):
                         main_loop(spec_type.from_kv(part.spec), target)
                         seen += 1
     assert seen >= 48
+
+
+def test_the_sm_90_eight_warp_tile_passes_its_main_loop_plan_at_every_vector_width():
+    """Problems large enough for the 128 x 64 tile on sm_90, with channel counts that pick vec 8, 4, 2
+    and 1: that tile comes first and builds (main and convert launches alike)."""
+    target = get_arch("sm_90")
+    checks = ((fwd_hook, ConvIgemmFwdSpec, plan_conv, "conv_fwd"), (dgrad_hook, ConvIgemmDgradSpec, plan_dgrad,
+              "conv_dgrad"), (wgrad_hook, ConvIgemmWgradSpec, plan_wgrad, "conv_wgrad"))
+    vecs = set()
+    for dtype in ("f16", "bf16"):
+        for c in (64, 68, 66, 65):
+            for hook, spec_type, main_loop, kind in checks:
+                problem = parse_problem(kind, f"n=32 h=32 w=32 c={c} k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 "
+                                              f"dtype={dtype}")
+                first = hook.candidates(problem, target)[0]
+                for part in (first, *first.then):
+                    spec = spec_type.from_kv(part.spec)
+                    assert (spec.bm, spec.bn, spec.wm, spec.wn) == (128, 64, 4, 2), (kind, part.spec)
+                    main_loop(spec, target)
+                    vecs.add(spec.vec)
+    assert vecs == {8, 4, 2, 1}

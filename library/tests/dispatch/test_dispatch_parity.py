@@ -183,6 +183,28 @@ BWD_EXTRA = [
     "batch=0 seqlen_q=7 seqlen_k=7 heads_q=4 heads_kv=2 head_dim=64 dtype=f16",  # dead
 ]
 EXTRA = {"attention_bwd": BWD_EXTRA}
+# sm_90 (132 SMs, the 16 x 8 mma.sync atom): both sides of the rule that puts the 128 x 64 tile first
+# only where its workgroups fill the SMs, at H100 sizes (after the random rows: the seed's rows stay)
+SM90_CONV = [
+    ("conv_fwd", "n=8 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16 bias=1 relu=1"),  # 196
+    ("conv_fwd", "n=8 h=28 w=28 c=128 k=128 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16"),  # 49 x 2
+    ("conv_fwd", "n=1 h=66 w=128 c=64 k=128 filter_y=1 filter_x=1 dtype=f16"),  # exactly 132 tiles
+    ("conv_fwd", "n=1 h=131 w=128 c=64 k=64 filter_y=1 filter_x=1 dtype=f16"),  # 131 tiles
+    ("conv_fwd", "n=32 h=224 w=224 c=3 k=64 filter_y=7 filter_x=7 pad_h=3 pad_w=3 stride_h=2 stride_w=2 dtype=f16 "
+                 "align=2"),  # the stem, vec 1
+    ("conv_fwd", "n=4 h=56 w=56 c=128 k=128 g=128 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # depthwise
+    ("conv_fwd", "n=8 h=56 w=56 c=64 k=64 g=4 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # 4 groups
+    ("conv_fwd", "n=2 h=14 w=14 c=256 k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f32"),  # direct
+    ("conv_dgrad", "n=8 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # 196 tiles
+    ("conv_dgrad", "n=1 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16"),  # 25 tiles
+    ("conv_dgrad", "n=8 h=56 w=56 c=32 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # c/g < 64
+    ("conv_dgrad", "n=8 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 stride_h=2 stride_w=2 "
+                   "dtype=bf16 layout=nchw"),  # LAYOUT_UNSUPPORTED
+    ("conv_wgrad", "n=8 h=56 w=56 c=64 k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # split 8: 144
+    ("conv_wgrad", "n=8 h=56 w=56 c=64 k=64 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"),  # k/g < 128
+    ("conv_wgrad", "n=8 h=56 w=56 c=64 k=256 filter_y=1 filter_x=1 dtype=bf16"),  # split 64: 128 tiles
+    ("conv_wgrad", "n=1 h=14 w=14 c=256 k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16"),  # split 1
+]
 
 
 def corpus() -> list[tuple[str, str, str]]:
@@ -201,6 +223,7 @@ def corpus() -> list[tuple[str, str, str]]:
             rows += [(kind, text, arch) for text in texts]
     rows += [("conv_fwd", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16", "gfx900"),
              ("conv_transpose", "n=1", "gfx942")]
+    rows += [(kind, text, "sm_90") for kind, text in SM90_CONV]
     return rows
 
 
@@ -280,6 +303,19 @@ def test_attention_bwd_rows_reach_every_outcome():
     wanted = {"DTYPE_UNSUPPORTED", "HEAD_DIM_UNSUPPORTED", "SPEC_REFUSED", "TOO_LARGE"}
     assert wanted <= set(codes), summary
     assert {3, 4} <= launches, summary
+
+
+def test_the_sm_90_conv_rows_take_both_tiles_of_the_fill_rule():
+    """The sm_90 rows plan in both engines (the corpus test) and reach the 128 x 64 and the 64 x 64 tile."""
+    tiles = set()
+    for kind, text in SM90_CONV:
+        py = _python(kind, text, "sm_90")
+        if py[0] == "error" or py[2] != "planned":
+            continue
+        spec = dict(pair.split("=") for pair in json.loads(py[0])["launches"][0]["spec"].split(" "))
+        if "bm" in spec:
+            tiles.add((spec["bm"], spec["bn"], spec["op_id"][:len("mma_sync_f32_16x8x16")]))
+    assert {("128", "64", "mma_sync_f32_16x8x16"), ("64", "64", "mma_sync_f32_16x8x16")} <= tiles, tiles
 
 
 def test_a_planted_difference_is_caught():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rocke.arch import ARCH_NAMES
 from rocke.families.configs import family_configs
 from rocke.families.registry import Family
 from rocke.gates import conformance as kit
@@ -24,6 +25,9 @@ def test_refusal_configs_cover_every_rule_once(family: Family) -> None:
     assert len(rules) == len(set(rules)), rules
 
 
+LINES_PER_ARCH = 10  # built and refused lines a family may spend per arch (40 for the four AMD archs)
+
+
 @pytest.mark.parametrize("family", CONV, ids=lambda family: family.name)
 def test_config_files_are_small(family: Family) -> None:
-    assert 20 <= len(family_configs(family)) <= 40
+    assert 20 <= len(family_configs(family)) <= LINES_PER_ARCH * len(ARCH_NAMES)

@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 
+from rocke.arch import ARCH_NAMES
 from rocke.families.configs import parse_configs
 from rocke.families.spec import Spec, SpecError
 from rocke_library.kernels.conv.conv_igemm_dgrad.builder import build as dgrad_build
@@ -31,8 +32,7 @@ def lines(name: str, spec: type[Spec]) -> list:
 def test_config_coverage(name: str, spec: type[Spec]) -> None:
     configs = lines(name, spec)
     built = [(line.arch, spec.from_kv(line.kv)) for line in configs if not line.refuse]
-    assert {(arch, s.dtype) for arch, s in built} == {(arch, dtype) for arch in ("gfx942", "gfx950", "gfx1100",
-                                                                             "gfx1201") for dtype in ("f16", "bf16")}
+    assert {(arch, s.dtype) for arch, s in built} == {(arch, dtype) for arch in ARCH_NAMES for dtype in ("f16", "bf16")}
     windows = {(s.filter_y, s.stride_h, s.dil_h) for _, s in built}
     for window in [(1, 1, 1), (1, 2, 1), (3, 1, 1), (3, 2, 1), (5, 1, 1), (5, 2, 1), (7, 2, 1), (3, 1, 2), (3, 2, 2)]:
         assert window in windows, window

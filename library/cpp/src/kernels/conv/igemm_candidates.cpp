@@ -2,8 +2,10 @@
 #include "rocke_library/kernels/conv/igemm_candidates.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "rocke/helpers/dtypes.hpp"
+#include "rocke/helpers/index.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/conv/igemm.hpp"
 
@@ -14,6 +16,21 @@ namespace {
 bool input_dtype(const std::string& dtype) { return std::find(kInputDtypes.begin(), kInputDtypes.end(), dtype) != kInputDtypes.end(); }
 
 }  // namespace
+
+std::span<const GemmTile> tiles_of(std::string_view mma_kind) {
+  if (mma_kind == "mfma") return kTilesMfma;
+  if (mma_kind == "wmma") return kTilesWmma;
+  if (mma_kind == "mma_sync") return kTilesMmaSync;
+  throw std::out_of_range(util::cat("no conv tiles for MMA kind ", mma_kind));
+}
+
+std::int64_t GemmGrid::workgroups(std::int64_t bm, std::int64_t bn) const {
+  return batches * helpers::ceil_div(m, bm) * helpers::ceil_div(n, bn);
+}
+
+bool GemmGrid::fills(std::int64_t bm, std::int64_t bn, std::int64_t cu_count) const {
+  return m >= bm && n >= bn && workgroups(bm, bn) >= cu_count;
+}
 
 std::pair<std::vector<std::string>, std::vector<std::string>> hook_reasons(const dispatch::ConvFields& problem,
                                                                            std::string_view family) {
@@ -54,7 +71,7 @@ void add_empty(const dispatch::ConvFields& problem, std::string_view field, std:
 
 std::vector<std::pair<families::KvValues, families::ProblemSizes>> gemm_candidates(
     const dispatch::ConvFields& problem, const arch::ArchTarget& target, std::vector<std::string>& reasons,
-    std::vector<std::string>& details, std::int64_t run, const families::KvValues& extra) {
+    std::vector<std::string>& details, std::int64_t run, const families::KvValues& extra, const GemmGrid& grid) {
   const arch::MmaOp* atom = input_dtype(problem.dtype) ? largest_atom(target, problem.dtype) : nullptr;
   if (reasons.empty() && atom == nullptr) {
     reasons.emplace_back("ARCH_UNSUPPORTED");
@@ -65,7 +82,8 @@ std::vector<std::pair<families::KvValues, families::ProblemSizes>> gemm_candidat
   families::ProblemSizes sizes = {{"c", problem.c}, {"g", problem.g}, {"h", problem.h},
                                   {"k", problem.k}, {"n", problem.n}, {"w", problem.w}};
   std::vector<std::pair<families::KvValues, families::ProblemSizes>> out;
-  for (const GemmTile& tile : kTiles[target.wave_size == 64 ? 0 : 1]) {
+  for (const GemmTile& tile : tiles_of(target.mma_kind)) {
+    if (tile.fill && !grid.fills(tile.bm, tile.bn, target.cu_count)) continue;
     families::KvValues fields = {
         {"dil_h", problem.dil_h},       {"dil_w", problem.dil_w},       {"filter_x", problem.filter_x},
         {"filter_y", problem.filter_y}, {"pad_h", problem.pad_h},       {"pad_w", problem.pad_w},

@@ -41,12 +41,16 @@ GROUPED = {
                "stride_h=1 stride_w=1 thread_k=8 thread_p=2 tile_k=16 tile_p=32 vec=4",
     "gfx1201": "bias=1 depthwise=0 dil_h=1 dil_w=1 dtype=f16 filter_x=5 filter_y=5 pad_h=2 pad_w=2 relu=1 stride_h=1 "
                "stride_w=1 thread_k=4 thread_p=2 tile_k=8 tile_p=32 vec=8",
+    "sm_90": "bias=1 depthwise=0 dil_h=1 dil_w=2 dtype=bf16 filter_x=3 filter_y=3 pad_h=1 pad_w=2 relu=1 stride_h=2 "
+             "stride_w=1 thread_k=4 thread_p=2 tile_k=16 tile_p=16 vec=4",
 }
 DEPTHWISE = {
     "gfx942": "bias=1 depthwise=1 dil_h=1 dil_w=1 dtype=bf16 filter_x=3 filter_y=3 pad_h=1 pad_w=1 relu=1 stride_h=1 "
               "stride_w=1 thread_k=4 thread_p=2 tile_k=16 tile_p=32 vec=2",
     "gfx1100": "bias=0 depthwise=1 dil_h=2 dil_w=2 dtype=f32 filter_x=3 filter_y=3 pad_h=2 pad_w=2 relu=0 stride_h=2 "
                "stride_w=1 thread_k=2 thread_p=1 tile_k=4 tile_p=16 vec=1",
+    "sm_90": "bias=1 depthwise=1 dil_h=1 dil_w=1 dtype=f16 filter_x=5 filter_y=5 pad_h=2 pad_w=2 relu=0 stride_h=1 "
+             "stride_w=2 thread_k=4 thread_p=2 tile_k=16 tile_p=16 vec=4",
 }
 
 
@@ -109,14 +113,16 @@ def test_reference_agrees_with_the_definition(kv: str) -> None:
 
 
 @pytest.mark.parametrize(("arch", "kv"), [("gfx942", GROUPED["gfx942"]), ("gfx1201", GROUPED["gfx1201"]),
-                                          ("gfx1100", DEPTHWISE["gfx1100"])])
+                                          ("gfx1100", DEPTHWISE["gfx1100"]), ("sm_90", GROUPED["sm_90"]),
+                                          ("sm_90", DEPTHWISE["sm_90"])])
 def test_negative_control_padding_not_masked(arch: str, kv: str) -> None:
     spec = ConvDirectFwdSpec.from_kv(kv)
     result = run_case(spec, arch, edge_problem(spec), fault="no_pad_mask")
     assert not result.ok
 
 
-@pytest.mark.parametrize(("arch", "kv"), [("gfx950", GROUPED["gfx950"]), ("gfx942", DEPTHWISE["gfx942"])])
+@pytest.mark.parametrize(("arch", "kv"), [("gfx950", GROUPED["gfx950"]), ("gfx942", DEPTHWISE["gfx942"]),
+                                          ("sm_90", GROUPED["sm_90"]), ("sm_90", DEPTHWISE["sm_90"])])
 def test_negative_control_last_tap_skipped(arch: str, kv: str) -> None:
     spec = ConvDirectFwdSpec.from_kv(kv)
     result = run_case(spec, arch, edge_problem(spec), fault="skip_last_tap")

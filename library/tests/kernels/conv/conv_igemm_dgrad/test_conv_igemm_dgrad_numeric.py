@@ -22,12 +22,14 @@ pytestmark = pytest.mark.numeric
 
 CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 
-# vec=1 specs (any channel count, so depthwise too), one MFMA and one WMMA
+# vec=1 specs (any channel count, so depthwise too), one MFMA, one WMMA and one mma.sync (16 x 8 atom, bn 8)
 SMALL = {
     "gfx942": "bk=16 bm=32 bn=16 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 filter_y=3 lds_pad=2 "
               "op_id=mfma_f32_16x16x16_f16 pad_h=1 pad_w=1 stride_h=2 stride_w=2 vec=1 wm=2 wn=1",
     "gfx1100": "bk=16 bm=16 bn=16 dil_h=2 dil_w=1 double_buffer=0 dtype=bf16 filter_x=3 filter_y=3 lds_pad=0 "
                "op_id=wmma_f32_16x16x16_bf16_gfx11 pad_h=2 pad_w=0 stride_h=1 stride_w=2 vec=1 wm=1 wn=1",
+    "sm_90": "bk=16 bm=32 bn=8 dil_h=1 dil_w=2 double_buffer=1 dtype=bf16 filter_x=3 filter_y=3 lds_pad=2 "
+             "op_id=mma_sync_f32_16x8x16_bf16 pad_h=1 pad_w=2 stride_h=1 stride_w=1 vec=1 wm=2 wn=1",
 }
 
 

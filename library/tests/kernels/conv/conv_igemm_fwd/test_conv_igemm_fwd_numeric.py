@@ -47,6 +47,7 @@ def test_config_matches_reference_at_edges(line: ConfigLine) -> None:
 BASE = ("bias=1 bk=32 bm=32 bn=32 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 filter_y=3 lds_pad=8 "
         "op_id=mfma_f32_16x16x16_f16 pad_h=1 pad_w=1 relu=1 stride_h=1 stride_w=1 vec=4 wm=2 wn=2")
 WMMA = with_changes(BASE, op_id="wmma_f32_16x16x16_bf16_gfx12", dtype="bf16", double_buffer=0, bias=0, relu=0)
+MMA_SYNC = with_changes(BASE, op_id="mma_sync_f32_16x8x16_f16", bn=16)  # the 16 x 8 atom: 2 x 1 per warp
 CASES = {
     # (arch, spec kv, problem)
     "dense_s2": ("gfx942", with_changes(BASE, stride_h=2, stride_w=2),
@@ -62,6 +63,15 @@ CASES = {
     "window_sized": ("gfx942", with_changes(BASE, pad_h=0, pad_w=0), {"n": 3, "h": 3, "w": 3, "c": 8, "k": 5, "g": 1}),
     "pointwise_grouped": ("gfx1201", with_changes(WMMA, filter_x=1, filter_y=1, pad_h=0, pad_w=0),
                           {"n": 1, "h": 5, "w": 7, "c": 24, "k": 18, "g": 3}),
+    "sm_90_dense_s2": ("sm_90", with_changes(MMA_SYNC, stride_h=2, stride_w=2),
+                       {"n": 2, "h": 7, "w": 9, "c": 12, "k": 37, "g": 1}),
+    "sm_90_many_groups_dil2": ("sm_90", with_changes(MMA_SYNC, dil_h=2, dil_w=2, pad_h=2, pad_w=2, dtype="bf16",
+                                                     op_id="mma_sync_f32_16x8x16_bf16"),
+                               {"n": 1, "h": 6, "w": 7, "c": 16, "k": 12, "g": 4}),
+    "sm_90_depthwise_bn8": ("sm_90", with_changes(MMA_SYNC, vec=1, bn=8, wn=1, bk=16),
+                            {"n": 2, "h": 6, "w": 5, "c": 12, "k": 12, "g": 12}),
+    "sm_90_pointwise_grouped": ("sm_90", with_changes(MMA_SYNC, filter_x=1, filter_y=1, pad_h=0, pad_w=0),
+                                {"n": 1, "h": 5, "w": 7, "c": 24, "k": 18, "g": 3}),
 }
 
 
@@ -76,7 +86,7 @@ def test_problems(case: str) -> None:
 def test_tolerance_leaves_room_for_the_hardware_summation_order(order: str) -> None:
     """The MMA units sum in their own order: the tolerances also hold when every product is added with
     its own f32 rounding, in k order or reverse k order (platform simulator.md, Numerics)."""
-    for arch, kv in (("gfx942", BASE), ("gfx1201", WMMA)):
+    for arch, kv in (("gfx942", BASE), ("gfx1201", WMMA), ("sm_90", MMA_SYNC)):
         spec = ConvIgemmFwdSpec.from_kv(kv)
         result = run_case(spec, arch, edge_problem(spec), mma_order=order)
         assert result.ok, result.message
@@ -145,7 +155,8 @@ def test_reference_agrees_with_the_definition(case: str) -> None:
     np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
 
 
-@pytest.mark.parametrize(("arch", "kv"), [("gfx942", BASE), ("gfx1201", with_changes(WMMA, stride_h=2, stride_w=2))])
+@pytest.mark.parametrize(("arch", "kv"), [("gfx942", BASE), ("gfx1201", with_changes(WMMA, stride_h=2, stride_w=2)),
+                                          ("sm_90", MMA_SYNC)])
 def test_negative_control_padding_not_masked(arch: str, kv: str) -> None:
     spec = ConvIgemmFwdSpec.from_kv(kv)
     result = run_case(spec, arch, edge_problem(spec), fault="drop_pad_mask")
@@ -153,7 +164,8 @@ def test_negative_control_padding_not_masked(arch: str, kv: str) -> None:
 
 
 @pytest.mark.parametrize(("arch", "kv"), [("gfx942", BASE), ("gfx1201", with_changes(WMMA, dil_h=2, dil_w=2,
-                                                                                      pad_h=2, pad_w=2))])
+                                                                                      pad_h=2, pad_w=2)),
+                                          ("sm_90", with_changes(MMA_SYNC, dil_h=2, dil_w=2, pad_h=2, pad_w=2))])
 def test_negative_control_wrong_tap_order(arch: str, kv: str) -> None:
     spec = ConvIgemmFwdSpec.from_kv(kv)
     result = run_case(spec, arch, edge_problem(spec), fault="swap_taps")

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.numeric
 
 CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 
-# vec=1 split-K specs (any channel count, so depthwise too), one MFMA and one WMMA
+# vec=1 split-K specs (any channel count, so depthwise too), one MFMA, one WMMA and one mma.sync (16 x 8
+# atom, bn 8)
 SMALL = {
     "gfx950": "bk=16 bm=16 bn=32 convert=0 dil_h=1 dil_w=1 double_buffer=1 dtype=bf16 filter_x=3 filter_y=3 "
               "lds_pad=2 op_id=mfma_f32_16x16x16_bf16 pad_h=1 pad_w=1 split_k=3 stride_h=2 stride_w=2 vec=1 wm=1 "
@@ -30,6 +31,9 @@ SMALL = {
     "gfx1201": "bk=16 bm=16 bn=16 convert=0 dil_h=2 dil_w=1 double_buffer=0 dtype=f16 filter_x=3 filter_y=3 "
                "lds_pad=0 op_id=wmma_f32_16x16x16_f16_gfx12 pad_h=2 pad_w=0 split_k=2 stride_h=1 stride_w=2 vec=1 "
                "wm=1 wn=1",
+    "sm_90": "bk=16 bm=32 bn=8 convert=0 dil_h=1 dil_w=1 double_buffer=1 dtype=f16 filter_x=3 filter_y=3 "
+             "lds_pad=4 op_id=mma_sync_f32_16x8x16_f16 pad_h=1 pad_w=1 split_k=3 stride_h=2 stride_w=2 vec=1 wm=2 "
+             "wn=1",
 }
 
 
@@ -78,9 +82,10 @@ def test_negative_control_flipped_taps(arch: str) -> None:
     assert result.mismatches > result.count // 4
 
 
-def test_negative_control_convert_left_out() -> None:
+@pytest.mark.parametrize("arch", ["gfx950", "sm_90"])
+def test_negative_control_convert_left_out(arch: str) -> None:
     """dw never written (the canary stays) when the convert launch is skipped."""
-    spec = ConvIgemmWgradSpec.from_kv(SMALL["gfx950"])
-    result = run_case(spec, "gfx950", edge_problem(spec), fault="skip_convert")
+    spec = ConvIgemmWgradSpec.from_kv(SMALL[arch])
+    result = run_case(spec, arch, edge_problem(spec), fault="skip_convert")
     assert not result.ok
     assert result.mismatches == result.count

@@ -37,6 +37,7 @@ SPECS = {
               "vec=2",
     "gfx1100": "block=32 dil_h=1 dil_w=1 dtype=f32 filter_x=1 filter_y=1 pad_h=0 pad_w=0 stride_h=1 stride_w=1 vec=4",
     "gfx1201": "block=96 dil_h=1 dil_w=1 dtype=f16 filter_x=5 filter_y=5 pad_h=2 pad_w=2 stride_h=1 stride_w=1 vec=8",
+    "sm_90": "block=64 dil_h=1 dil_w=2 dtype=bf16 filter_x=3 filter_y=3 pad_h=1 pad_w=2 stride_h=2 stride_w=1 vec=4",
 }
 
 
@@ -79,7 +80,7 @@ def test_reference_agrees_with_the_definition(arch: str) -> None:
     np.testing.assert_array_equal(reference(spec, {"input": x, "g": 2})["col"], _brute_force(spec, x, 2))
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "sm_90"])
 def test_negative_control_padding_not_zero_filled(arch: str) -> None:
     spec = _spec(SPECS[arch])
     result = run_case(spec, arch, edge_problem(spec), fault="no_pad_fill")
@@ -87,7 +88,7 @@ def test_negative_control_padding_not_zero_filled(arch: str) -> None:
     assert result.mismatches > 0
 
 
-@pytest.mark.parametrize("arch", ["gfx950", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx950", "gfx1201", "sm_90"])
 def test_negative_control_taps_in_the_wrong_order(arch: str) -> None:
     spec = _spec(SPECS[arch])
     result = run_case(spec, arch, edge_problem(spec), fault="reverse_taps")

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,10 +25,26 @@ inline constexpr std::int64_t kLdsPad = 8;
 struct GemmTile {
   std::int64_t bm, bn, bk, wm, wn;
   bool double_buffer;
+  bool fill;
 };
-// (bm, bn, bk, wm, wn, double_buffer) per wave size, large first: [0] wave64, [1] wave32.
-inline constexpr std::array<std::array<GemmTile, 2>, 2> kTiles = {
-    {{{{64, 64, 32, 2, 2, true}, {32, 32, 16, 1, 1, false}}}, {{{64, 64, 32, 2, 2, true}, {32, 32, 16, 1, 2, false}}}}};
+// (bm, bn, bk, wm, wn, double_buffer, fill) per MMA kind, large first; fill: only where the tile's
+// workgroups fill the arch's CUs (GemmGrid::fills).
+inline constexpr std::array<GemmTile, 2> kTilesMfma = {{{64, 64, 32, 2, 2, true, false}, {32, 32, 16, 1, 1, false, false}}};
+inline constexpr std::array<GemmTile, 2> kTilesWmma = {{{64, 64, 32, 2, 2, true, false}, {32, 32, 16, 1, 2, false, false}}};
+inline constexpr std::array<GemmTile, 3> kTilesMmaSync = {
+    {{128, 64, 32, 4, 2, true, true}, {64, 64, 32, 2, 2, true, false}, {32, 32, 16, 1, 2, false, false}}};
+
+// The tiles of an MMA kind (TILES[mma_kind]); std::out_of_range for a kind without tiles.
+std::span<const GemmTile> tiles_of(std::string_view mma_kind);
+
+// A hook's GEMM view: m rows (the grid's y), n columns (its x), `batches` independent GEMMs (its z).
+struct GemmGrid {
+  std::int64_t m, n, batches;
+  // Workgroups of a bm x bn tile.
+  std::int64_t workgroups(std::int64_t bm, std::int64_t bn) const;
+  // A bm x bn tile fits the GEMM (m >= bm, n >= bn) and its workgroups fill cu_count CUs.
+  bool fills(std::int64_t bm, std::int64_t bn, std::int64_t cu_count) const;
+};
 
 // The dtype and layout reasons (codes, details) every implicit-GEMM hook gives.
 std::pair<std::vector<std::string>, std::vector<std::string>> hook_reasons(const dispatch::ConvFields& problem,
@@ -41,11 +58,12 @@ const arch::MmaOp* largest_atom(const arch::ArchTarget& target, const std::strin
 void add_empty(const dispatch::ConvFields& problem, std::string_view field, std::int64_t value,
                std::vector<std::string>& reasons, std::vector<std::string>& details);
 
-// Per tile in order, the spec fields and the contract's problem sizes; empty when the hook's
-// reasons (with the atom's) reject the problem, filling reasons and details.
+// Per tile in order (a `fill` tile only where it fills target's CUs: GemmGrid::fills), the spec
+// fields and the contract's problem sizes; empty when the hook's reasons (with the atom's) reject the
+// problem, filling reasons and details.
 std::vector<std::pair<families::KvValues, families::ProblemSizes>> gemm_candidates(
     const dispatch::ConvFields& problem, const arch::ArchTarget& target, std::vector<std::string>& reasons,
-    std::vector<std::string>& details, std::int64_t run, const families::KvValues& extra);
+    std::vector<std::string>& details, std::int64_t run, const families::KvValues& extra, const GemmGrid& grid);
 
 // The one candidate of a hook that rejects the problem before a spec exists.
 std::vector<Candidate> rejected(std::string_view family, const std::vector<std::string>& reasons,

@@ -18,7 +18,7 @@ std::vector<Candidate> candidates(const dispatch::ConvDgradProblem& problem, con
   auto [reasons, details] = hook_reasons(problem, kFamily);
   add_empty(problem, "k", problem.k, reasons, details);
   auto tiles = gemm_candidates(problem, target, reasons, details, std::gcd(problem.c / problem.g, problem.k / problem.g),
-                               {});
+                               {}, GemmGrid{problem.n * problem.h * problem.w, problem.c / problem.g, problem.g});
   if (!reasons.empty()) return rejected(kFamily, reasons, details);
   std::vector<Candidate> out;
   for (const auto& [fields, sizes] : tiles) out.push_back(Candidate{std::string(kFamily), spec_kv(fields), sizes, {}, ""});

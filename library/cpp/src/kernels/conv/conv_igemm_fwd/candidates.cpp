@@ -23,8 +23,10 @@ std::vector<Candidate> candidates(const dispatch::ConvFwdProblem& problem, const
     reasons.emplace_back("SHAPE_DEFERRED");
     details.push_back(util::cat("g=c=k=", std::to_string(problem.g), " (depthwise): one output channel per group"));
   }
+  auto [ho, wo] = problem.output_hw();
   auto tiles = gemm_candidates(problem, target, reasons, details, problem.c / problem.g,
-                               {{"bias", problem.bias}, {"relu", problem.relu}});
+                               {{"bias", problem.bias}, {"relu", problem.relu}},
+                               GemmGrid{problem.n * ho * wo, problem.k / problem.g, problem.g});
   if (!reasons.empty()) return rejected(kFamily, reasons, details);
   std::vector<Candidate> out;
   for (const auto& [fields, sizes] : tiles) out.push_back(Candidate{std::string(kFamily), spec_kv(fields), sizes, {}, ""});

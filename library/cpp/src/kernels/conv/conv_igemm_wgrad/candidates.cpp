@@ -19,7 +19,9 @@ std::vector<Candidate> candidates(const dispatch::ConvWgradProblem& problem, con
   add_empty(problem, "n", problem.n, reasons, details);
   std::int64_t split_k = problem.split_k(target);
   auto tiles = gemm_candidates(problem, target, reasons, details, std::gcd(problem.c / problem.g, problem.k / problem.g),
-                               {{"convert", false}, {"split_k", split_k}});
+                               {{"convert", false}, {"split_k", split_k}},
+                               GemmGrid{problem.k / problem.g, problem.taps() * (problem.c / problem.g),
+                                        problem.g * split_k});
   if (!reasons.empty()) return rejected(kFamily, reasons, details);
   std::vector<Candidate> out;
   for (const auto& [fields, sizes] : tiles) {

@@ -7,8 +7,8 @@ runs (c/g of x, k/g of dy: their gcd) and the alignment. split_k is the problem'
 (`problem.split_k(target)`, the conv_wgrad kind's rule of problem size and cu_count): with
 split_k > 1 a candidate is two launches, the main kernel adding f32 partial sums into the
 workspace its contract asks to zero first, then the convert kernel (convert=1, same spec
-otherwise) writing dw from that workspace. C++ twin:
-rocke_library/kernels/conv/conv_igemm_wgrad/candidates.hpp.
+otherwise) writing dw from that workspace. The GEMM grid is M = k/g by N = taps * c/g per group
+and split. C++ twin: rocke_library/kernels/conv/conv_igemm_wgrad/candidates.hpp.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from rocke.arch import ArchTarget
 
 from ...candidate import Candidate, spec_kv
-from ..igemm_candidates import add_empty, gemm_candidates, hook_reasons, rejected
+from ..igemm_candidates import GemmGrid, add_empty, gemm_candidates, hook_reasons, rejected
 from .spec import ConvIgemmWgradSpec
 
 FAMILY = ConvIgemmWgradSpec.FAMILY
@@ -31,7 +31,9 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
     split_k = problem.split_k(target)
     tiles = gemm_candidates(problem, target, reasons, details,
                             math.gcd(problem.c // problem.g, problem.k // problem.g),
-                            {"convert": False, "split_k": split_k})
+                            {"convert": False, "split_k": split_k},
+                            GemmGrid(problem.k // problem.g, problem.taps * (problem.c // problem.g),
+                                     problem.g * split_k))
     if reasons:
         return rejected(FAMILY, reasons, details)
     out = []
