@@ -3,9 +3,10 @@
 `execute(plan, given)` builds each launch's kernel (its family's builder, with the resource-refusal
 table checked as every engine entry point does), zero-fills the buffers the plan lists before
 the launch that needs them, gives the plan's workspace (one byte buffer, each launch its slice as
-the argument `workspace`, viewed as the argument's element type) and launches the kernel with the
-contract's grid, block and argument order (`LaunchContract.ordered_args`): a host launching the
-plan does exactly this. `given` maps argument names to numpy buffers and caller scalars (e.g.
+the argument `workspace`, viewed as the argument's element type; in a launch set's shared layout,
+each slice binds the arguments of its name) and launches the kernel with the contract's grid,
+block and argument order (`LaunchContract.ordered_args`): a host launching the plan does exactly
+this. `given` maps argument names to numpy buffers and caller scalars (e.g.
 attention's `scale`), shared by every launch; results land in the given arrays. `build` replaces
 the builder (a negative control passes a broken one).
 
@@ -39,7 +40,8 @@ def execute(plan: Plan, given: Mapping[str, Any], *, build: Callable[[Any, Any, 
         raise ValueError(f"{plan.kind}: a refused plan has nothing to execute")
     device = device if device is not None else SimDevice(check_races=check_races)
     families = {family.name: family for family in defined()}
-    _, total = plan.workspace
+    slices, total = plan.workspace
+    shared = {piece.name: piece for piece in slices} if plan.shared is not None else {}
     zero = plan.zero_init
     try:
         bound = {name: device.buffer(value) if isinstance(value, np.ndarray) else value
@@ -56,6 +58,10 @@ def execute(plan: Plan, given: Mapping[str, Any], *, build: Callable[[Any, Any, 
             if piece is not None:
                 element = np.dtype(ELEMENT_TYPES[contract.arg("workspace").type])
                 args["workspace"] = device.view(workspace, piece.offset, piece.bytes, element)
+            for arg in contract.args:  # a shared layout's slices bind the arguments of their names
+                if arg.name in shared:
+                    piece, element = shared[arg.name], np.dtype(ELEMENT_TYPES[arg.type])
+                    args[arg.name] = device.view(workspace, piece.offset, piece.bytes, element)
             for index, name in zero:
                 if index == i:
                     device.zero(args[name])

@@ -33,6 +33,7 @@ from .backend import Backend
 from .cache import CodeObjectCache
 from .compile import code_object, kernel_digest
 from .errors import RuntimeUnavailableError
+from .loopback import loopback_code_object
 from .packing import kernel_layout
 
 WORKSPACE_FILL = 0xFF  # a fresh workspace's bytes (NaN in f32): only a zero-fill makes it zero
@@ -110,8 +111,9 @@ class _Bound:
 @dataclass
 class RuntimeDevice:
     """Launches on `backend`. flavor: the LLVM flavor code objects are compiled for (default: the
-    running LLVM's); code_object: KernelDef, arch, flavor -> bytes (default:
-    rocke.runtime.compile.code_object through `cache`, the default cache directory when None)."""
+    running LLVM's); code_object: KernelDef, arch, flavor -> bytes (default: the backend's kind,
+    rocke.runtime.compile.code_object through `cache` (the default cache directory when None), or
+    rocke.ir/1 text for the loopback backend)."""
 
     backend: Backend
     flavor: str = ""
@@ -205,6 +207,8 @@ class RuntimeDevice:
         if key not in self._kernels:
             if self.code_object is not None:
                 code = self.code_object(kernel, arch, self.flavor)
+            elif self.backend.code_object_kind == "rir":
+                code = loopback_code_object(kernel, arch, self.flavor)
             else:
                 code = code_object(kernel, arch, self.flavor or _running_flavor(), self.cache)
             module = self.backend.load_module(code)
