@@ -17,6 +17,7 @@ from rocke.cli import app, run_cmd
 from rocke.families import build_family, get_family
 from rocke.families.elementwise.numerics import edge_problem
 from rocke.families.elementwise.spec import ElementwiseSpec
+from rocke.families.launcher import launches_on
 from rocke.isa import compile_ll
 from rocke.runtime import (
     LoopbackBackend,
@@ -373,3 +374,17 @@ def test_run_on_the_loopback_device_matches_the_simulator(monkeypatch, capsys):
         assert first.endswith(f", loopback {opened[-1].arch} (simulator): {errors}")
         assert second.startswith("  1 launch(es), ") and verdict == "PASS"
         assert opened[-1].allocations == 0 and len(opened[-1].launches) == 1
+
+
+def test_launches_on_routes_the_numeric_checks_and_restores_the_simulator():
+    from rocke.families import launcher
+    from rocke.sim import run as sim_run
+
+    seen: list[str] = []
+    with launches_on(lambda kernel, **kwargs: seen.append(kernel)):
+        launcher.run("k1", arch="gfx942")
+        with pytest.raises(RuntimeError), launches_on(lambda kernel, **kwargs: (_ for _ in ()).throw(RuntimeError())):
+            launcher.run("k2")
+        launcher.run("k3")
+    assert seen == ["k1", "k3"]
+    assert launcher._LAUNCHER.get() is None and launcher.sim_run is sim_run

@@ -44,10 +44,12 @@ def test_scalars_are_aligned_to_their_size_and_f32_rounds_to_nearest():
     assert data[4:8] == bytes(4)  # padding before the pointer
     assert data[16:20] == np.float32(0.1).tobytes()
     assert layout.unpack(data)[:2] == [-5, 2**64 - 1]
+    assert layout.pack([np.int32(-5), np.uint64(2**64 - 1), np.float32(0.1), np.int64(-(2**63)), 0]) == data
 
 
 @pytest.mark.parametrize(("arg", "value", "message"), [
     (("n", "i32"), True, "argument n (i32): needs i32, got a bool"),
+    (("n", "i32"), np.bool_(True), "argument n (i32): needs i32, got a bool"),
     (("n", "i32"), 2**31, "argument n (i32): 2147483648 is outside -2147483648..2147483647"),
     (("n", "i32"), 1.5, "argument n (i32): needs an int, got float"),
     (("p", "ptr<f16, global>"), -1, "argument p (ptr<f16, global>): -1 is outside 0..18446744073709551615"),

@@ -205,3 +205,17 @@ def test_a_dead_plan_allocates_nothing():
     backend = RecordingLoopback("gfx942")
     execute(dead, {}, device=RuntimeDevice(backend))
     assert backend.log == []
+
+
+def test_rocke_run_of_a_planned_backward_on_the_loopback_device(monkeypatch, capsys):
+    """`rocke run attention_bwd --problem ...`: the planned launch set, launched on the loopback
+    backend through the families' launcher, passes the float64 check as `rocke sim` does."""
+    from rocke.cli import app, run_cmd
+
+    opened: list[LoopbackBackend] = []
+    monkeypatch.setattr(run_cmd, "open_backend", lambda arch: opened.append(LoopbackBackend(arch)) or opened[-1])
+    problem = "batch=1 seqlen_q=21 seqlen_k=18 heads_q=4 heads_kv=2 head_dim=32 dtype=f16"
+    assert app.main(["run", "attention_bwd", "--problem", problem, "--arch", "gfx942"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"attention_bwd [{problem}] on gfx942, seed 0, loopback gfx942 (simulator): ")
+    assert out[-1] == "PASS" and len(opened[0].launches) >= 3 and opened[0].allocations == 0

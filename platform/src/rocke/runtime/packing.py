@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from rocke.families.launch import LaunchContract
 from rocke.ir import KernelDef, PtrType, ScalarType, parse_type
 
@@ -49,7 +51,7 @@ class ParamLayout:
 
     def pack(self, values: Sequence[Any]) -> bytes:
         """The parameter buffer for `values` (one per slot, in order): device addresses (ints)
-        for pointers, ints for integer scalars, floats (or ints) for f32."""
+        for pointers, ints for integer scalars, floats (or ints) for f32; numpy scalars too."""
         if len(values) != len(self.slots):
             raise PackError(f"the kernel takes {len(self.slots)} argument(s), got {len(values)}")
         out = bytearray(self.size)
@@ -66,19 +68,20 @@ class ParamLayout:
 
 def _checked(slot: ParamSlot, value: Any) -> int | float:
     what = f"argument {slot.name} ({slot.type})"
-    if isinstance(value, bool):
+    if isinstance(value, bool | np.bool_):
         raise PackError(f"{what}: needs {'a device address' if slot.kind == 'pointer' else slot.type}, got a bool")
     if slot.kind == "float":
-        if not isinstance(value, int | float):
+        if not isinstance(value, int | float | np.integer | np.floating):
             raise PackError(f"{what}: needs a float, got {type(value).__name__}")
         try:
-            struct.pack(slot.format, value)
+            struct.pack(slot.format, float(value))
         except OverflowError:
             raise PackError(f"{what}: {value!r} is out of the f32 range") from None
-        return value
-    if not isinstance(value, int):
+        return float(value)
+    if not isinstance(value, int | np.integer):
         needed = "a device address (int)" if slot.kind == "pointer" else "an int"
         raise PackError(f"{what}: needs {needed}, got {type(value).__name__}")
+    value = int(value)
     bits = 8 * slot.size
     low, high = (0, 2**bits - 1) if slot.kind == "pointer" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
     if not low <= value <= high:
