@@ -4,8 +4,7 @@ A Device binds the caller's numpy arrays (`buffer`), makes a workspace whose byt
 (`workspace`, as a fresh device allocation holds anything), views a slice of it (`view`),
 zero-fills a buffer (`zero`), launches a kernel with rocke.sim.run's arguments (`launch`) and,
 at `finish`, leaves every result in the caller's arrays (`release` instead frees what a failed
-run holds). Plan execution
-(rocke_library.dispatch.execute) is written once against this shape.
+run holds). The library's plan executor (dispatch `execute`) is written once against this shape.
 
 * SimDevice: today's numpy path. Buffers are the caller's arrays themselves, launches run on
   rocke.sim (so results land in place), finish has nothing to do.
