@@ -137,6 +137,25 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["sim", "elementwise", "--problem", "x" * 5000, "--arch", "gfx942"],
             ["sim", "elementwise", "--config", "0", "--problem", "batch=1"],
         ],
+        "run": [
+            ["run"],
+            ["run", "elementwise"],
+            ["run", "elementwise", "--config", "0", "--seed", "-1"],
+            ["run", "elementwise", "--config", HUGE],
+            ["run", "elementwise", "--config", "0", "--flavor", "llvm99"],
+            ["run", "elementwise", "--spec", "block=64 dtype=f16 op=silu vec=4"],
+            ["run", "nosuchfamily", "--config", "0"],
+            ["run", "elementwise", "--config", "0", "--arch", "gfx1201"],
+            ["run", "attention_bwd", "--problem", "batch=1"],
+            ["run", "elementwise", "--problem", "x" * 5000, "--arch", "gfx942"],
+            ["run", "elementwise", "--config", "0"],  # no GPU of the arch: one line, exit 2
+        ],
+        "cache": [
+            ["cache"],
+            ["cache", "bogus"],
+            ["cache", "show", "extra"],
+            ["cache", "clear", "--json"],
+        ],
         "bench": [
             ["bench", "--json", absent],
             ["bench", "--json", folder],

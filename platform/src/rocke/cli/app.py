@@ -12,13 +12,26 @@ import os
 import sys
 
 import rocke
-from rocke.cli import bench_cmd, catalog_cmd, demo_cmd, emit_cmd, gates_cmd, isa_cmd, lower_cmd, plan_cmd, sim_cmd
+from rocke.cli import (
+    bench_cmd,
+    cache_cmd,
+    catalog_cmd,
+    demo_cmd,
+    emit_cmd,
+    gates_cmd,
+    isa_cmd,
+    lower_cmd,
+    plan_cmd,
+    run_cmd,
+    sim_cmd,
+)
 from rocke.cli.common import ArgumentParser, UsageError, one_line
 from rocke.engine import EngineMismatchError, EngineUnavailableError, native_engine
 from rocke.families import discover_families
 from rocke.families.configs import family_configs
 from rocke.gates.bench import BenchError
 from rocke.isa import ToolchainError
+from rocke.runtime import DeviceError, RuntimeUnavailableError
 
 
 def _cmd_version(_args: argparse.Namespace) -> int:
@@ -51,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     catalog_cmd.register(sub)
     plan_cmd.register(sub)
     sim_cmd.register(sub)
+    run_cmd.register(sub)
+    cache_cmd.register(sub)
     bench_cmd.register(sub)
     demo_cmd.register(sub)
     return parser
@@ -61,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     prog = f"rocke {args.command}"
     try:
         return args.run(args)
-    except (UsageError, ValueError, KeyError, EngineUnavailableError, BenchError, OSError) as exc:
+    except (UsageError, ValueError, KeyError, EngineUnavailableError, BenchError, RuntimeUnavailableError,
+            OSError) as exc:
         if isinstance(exc, KeyError) and exc.args:
             message: object = exc.args[0]
         elif isinstance(exc, OSError) and exc.strerror:
@@ -70,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             message = exc
         print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
         return 2
-    except (ToolchainError, EngineMismatchError) as exc:
+    except (ToolchainError, EngineMismatchError, DeviceError) as exc:
         print(f"{prog}: failed: {one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

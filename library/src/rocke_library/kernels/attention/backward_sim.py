@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocke.sim import Comparison, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison
 
 from .attention_fwd.reference import NUMPY_DTYPES
 from .backward_plan import BackwardPlan, backward_records, kv_tensor, plan_attention_bwd

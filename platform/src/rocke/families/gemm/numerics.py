@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocke.sim import Comparison, compare, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison, compare
 
 from .builder import build
 from .contract import launch

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocke.sim import Comparison, compare, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison, compare
 
 from ..attention_fwd.reference import NUMPY_DTYPES
 from ..backward_plan import workspace_layout

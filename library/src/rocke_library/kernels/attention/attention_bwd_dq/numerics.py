@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from rocke.sim import Comparison, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison
 
 from ..attention_bwd_main.numerics import CANARY, LOG2E, SENTINEL, Case, compare, seq_views, stat_layout
 from .builder import TENSORS, build

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocke.sim import Comparison, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison
 
 from .builder import QUERY_SIDE, build, query_heads, tensors
 from .contract import launch

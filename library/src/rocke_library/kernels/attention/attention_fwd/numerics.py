@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocke.sim import Comparison, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison
 
 from .builder import TENSORS, build
 from .contract import launch, stride_keys

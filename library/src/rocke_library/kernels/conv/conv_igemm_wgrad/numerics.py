@@ -18,7 +18,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from rocke.sim import Comparison, compare, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison, compare
 
 from ..geometry import output_hw
 from .builder import build

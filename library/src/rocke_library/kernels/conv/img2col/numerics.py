@@ -11,7 +11,8 @@ from collections.abc import Mapping
 import ml_dtypes
 import numpy as np
 
-from rocke.sim import Comparison, compare, run
+from rocke.families.launcher import run
+from rocke.sim import Comparison, compare
 
 from .builder import build
 from .contract import launch
