@@ -38,9 +38,9 @@ from rocke.runtime.hip import HipBackend, amdhsa_kernargs, check_kernargs
 ELEMENTWISE = ElementwiseSpec.from_kv("block=256 dtype=f16 op=add vec=8")
 
 
-def test_vendors_come_from_the_arch_name():
+def test_vendors_come_from_the_arch_target():
     assert vendor_of("gfx942") == "amd" and vendor_of("sm_90") == "nvidia"
-    with pytest.raises(ValueError, match="arch 'h100': no vendor \\(arch names start with gfx, sm_\\)"):
+    with pytest.raises(ValueError, match="unknown arch 'h100'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90"):
         vendor_of("h100")
 
 
@@ -75,6 +75,7 @@ class FakeDriver:
 
     def __init__(self, *, devices: int = 1, init: object = CUresult.CUDA_SUCCESS) -> None:
         self.devices, self.init = devices, init
+        self.capability = (9, 0)  # compute capability the device reports
         self.calls: list[tuple] = []
         self.memory: dict[int, ctypes.Array] = {}
         self.params: list[bytes] = []
@@ -110,7 +111,7 @@ class FakeDriver:
         return (("device", ordinal),)
 
     def _cuDeviceGetAttribute(self, attribute, device):
-        return ({"cc_major": 9, "cc_minor": 0}[attribute],)
+        return ({"cc_major": self.capability[0], "cc_minor": self.capability[1]}[attribute],)
 
     def _cuDeviceGetName(self, length, device):
         return (b"NVIDIA H100 80GB HBM3\0\0\0",)
@@ -268,9 +269,12 @@ def test_open_backend_refuses_a_gpu_of_another_arch(monkeypatch):
 
     monkeypatch.setattr(cuda, "CudaBackend", lambda ordinal: CudaBackend(ordinal, driver=FakeDriver()))
     assert open_backend("sm_90").arch == "sm_90"
+    newer = FakeDriver()
+    newer.capability = (10, 0)
+    monkeypatch.setattr(cuda, "CudaBackend", lambda ordinal: CudaBackend(ordinal, driver=newer))
     with pytest.raises(RuntimeUnavailableError) as info:
-        open_backend("sm_100")
-    assert str(info.value) == "GPU 0 is NVIDIA H100 80GB HBM3 (sm_90), not sm_100"
+        open_backend("sm_90")
+    assert str(info.value) == "GPU 0 is NVIDIA H100 80GB HBM3 (sm_100), not sm_90"
 
 
 # ---- AMD ----------------------------------------------------------------------------------------------
@@ -314,14 +318,19 @@ def test_contract_packing_matches_the_amdhsa_kernarg_metadata(name, kv, problem)
 # ---- the compile seam ------------------------------------------------------------------------------------
 
 
-def test_an_arch_without_a_toolchain_is_not_written_yet():
-    kernel = build_family(get_family("elementwise"), ELEMENTWISE, "gfx942")
-    for call in (lambda: compile_code_object(kernel, "sm_90", "llvm22"), lambda: toolchain_version("sm_90", "llvm22")):
-        with pytest.raises(NotImplementedError) as info:
-            call()
-        assert isinstance(info.value, NotWrittenError)
-        assert str(info.value) == "no code-object toolchain for sm_90 in rocke yet (rocke.isa compiles for AMD archs)"
-    assert toolchain_version("gfx942", "llvm22").startswith("rocke ")
+@pytest.mark.validity
+def test_an_nvidia_kernel_becomes_a_cubin():
+    """sm_90: rocke.lower, LLVM's PTX, ptxas: an ELF cubin whose toolchain version names ptxas."""
+    from rocke.isa import find_ptxas, running_flavor
+
+    if find_ptxas() is None:
+        pytest.skip("ptxas not found: pip install nvidia-cuda-nvcc-cu12")
+    flavor = running_flavor()
+    kernel = build_family(get_family("elementwise"), ELEMENTWISE, "sm_90")
+    cubin = compile_code_object(kernel, "sm_90", flavor)
+    assert cubin[:4] == b"\x7fELF"
+    assert "Build cuda_" in toolchain_version("sm_90", flavor)  # ptxas --version's build line
+    assert toolchain_version("gfx942", flavor).startswith("rocke ")
 
 
 # ---- rocke run ---------------------------------------------------------------------------------------------

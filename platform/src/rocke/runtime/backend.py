@@ -18,15 +18,12 @@ from typing import Any
 
 import numpy as np
 
-VENDORS = {"gfx": "amd", "sm_": "nvidia"}  # arch name prefix -> vendor
-
-
 def vendor_of(arch: str) -> str:
-    """The vendor of an arch name: amd (gfx*) or nvidia (sm_*); ValueError otherwise."""
-    for prefix, vendor in VENDORS.items():
-        if arch.startswith(prefix):
-            return vendor
-    raise ValueError(f"arch '{arch}': no vendor (arch names start with {', '.join(VENDORS)})")
+    """The vendor of an arch (amd or nvidia), read from its target row (rocke/arch/data/targets.toml);
+    rocke.arch.UnknownArchError (a ValueError) lists the known archs otherwise."""
+    from rocke.arch import get_arch
+
+    return get_arch(arch).vendor_target.vendor
 
 
 class Backend(ABC):

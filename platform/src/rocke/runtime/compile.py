@@ -1,8 +1,7 @@
 """Code objects for the runtime: the one place a kernel becomes the bytes a backend loads.
 
 `compile_code_object(kernel, arch, flavor)` is the seam to the toolchains of rocke.isa: an AMD arch
-gets an HSACO (lower, LLVM object, ld.lld); an arch whose toolchain rocke.isa does not offer yet
-raises NotWrittenError, and is plugged in here when it does. `code_object` puts the code-object
+gets an HSACO (lower, LLVM object, ld.lld), an NVIDIA arch a cubin (lower, LLVM's PTX, ptxas). `code_object` puts the code-object
 cache in front of it, keyed by the kernel's IR digest, the arch, the flavor and the toolchain
 version.
 """
@@ -20,7 +19,20 @@ from .errors import NotWrittenError
 
 
 def _not_written(arch: str) -> NotWrittenError:
-    return NotWrittenError(f"no code-object toolchain for {arch} in rocke yet (rocke.isa compiles for AMD archs)")
+    return NotWrittenError(f"no code-object toolchain for {arch} in rocke yet")
+
+
+def _ptxas_version() -> str:
+    """ptxas's own version line (`ptxas --version`), which decides the cubin as much as LLVM does."""
+    import subprocess
+
+    from rocke.isa import find_ptxas
+
+    tool = find_ptxas()
+    if tool is None:
+        return "no ptxas"
+    out = subprocess.run([tool, "--version"], capture_output=True, text=True, check=False).stdout
+    return next((line for line in reversed(out.splitlines()) if line.strip()), "ptxas")
 
 
 def toolchain_version(arch: str, flavor: str) -> str:
@@ -28,24 +40,44 @@ def toolchain_version(arch: str, flavor: str) -> str:
     and the LLVM that compiles it (and, per vendor, the linker or assembler)."""
     from rocke.isa import llvm_version, llvmlite_version
 
-    if vendor_of(arch) != "amd":
-        raise _not_written(arch)
     llvm = ".".join(str(part) for part in llvm_version())
-    return f"rocke {rocke.__version__}; {flavor}; llvmlite {llvmlite_version()} (LLVM {llvm}); ld.lld"
+    head = f"rocke {rocke.__version__}; {flavor}; llvmlite {llvmlite_version()} (LLVM {llvm})"
+    vendor = vendor_of(arch)
+    if vendor == "amd":
+        return f"{head}; ld.lld"
+    if vendor == "nvidia":
+        return f"{head}; {_ptxas_version()}"
+    raise _not_written(arch)
 
 
 def compile_code_object(kernel: KernelDef, arch: str, flavor: str) -> bytes:
-    """The code object a backend of arch loads: an HSACO for AMD archs; NotWrittenError for an
-    arch without a toolchain. Toolchain errors (rocke.isa.ToolchainError) pass through."""
-    if vendor_of(arch) != "amd":
-        raise _not_written(arch)
+    """The code object a backend of arch loads: an HSACO for AMD archs, a cubin for NVIDIA ones.
+    Toolchain errors (rocke.isa.ToolchainError) pass through."""
     from rocke.engine import lower
-    from rocke.isa import compile_ll, link_hsaco
+    from rocke.isa import codegen_target, compile_ll, link_hsaco, run_ptxas
 
+    vendor = vendor_of(arch)
     ll = lower(kernel, arch=arch, flavor=flavor)
+    if vendor == "nvidia":
+        ptx = compile_ll(ll, arch, flavor, output="asm")
+        assert isinstance(ptx, str)
+        return run_ptxas(ptx, codegen_target(arch).cpu, arch=arch).cubin
+    if vendor != "amd":
+        raise _not_written(arch)
     obj = compile_ll(ll, arch, flavor, output="obj")
     assert isinstance(obj, bytes)
     return link_hsaco(obj)
+
+
+def dynamic_shared_bytes(kernel: KernelDef, arch: str) -> int:
+    """The dynamic shared memory a launch of kernel passes: its LDS pool when the pool is above the
+    target's static limit (an external array on NVIDIA above 48 KiB), else 0."""
+    from rocke.arch import get_arch
+    from rocke.lower.lds import is_dynamic, plan_lds
+
+    target = get_arch(arch)
+    plan = plan_lds(kernel, target)
+    return plan.size if is_dynamic(plan, target.vendor_target) else 0
 
 
 def kernel_digest(kernel: KernelDef) -> str:

@@ -30,7 +30,7 @@ from rocke.sim import run as sim_run
 
 from .backend import Backend
 from .cache import CodeObjectCache
-from .compile import code_object, kernel_digest
+from .compile import code_object, dynamic_shared_bytes, kernel_digest
 from .errors import RuntimeUnavailableError
 from .loopback import loopback_code_object
 from .packing import kernel_layout
@@ -154,8 +154,9 @@ class RuntimeDevice:
         params = kernel_layout(kernel).pack(values)
         function = self._kernel(kernel, arch)
         grid3, block3 = _dims3(grid), _dims3(block)
+        shared = dynamic_shared_bytes(kernel, arch)  # the pool above a target's static limit
         start = self.backend.record_event()
-        self.backend.launch(function, grid3, block3, params)  # rocKE kernels allocate their LDS statically
+        self.backend.launch(function, grid3, block3, params, shared_bytes=shared)
         end = self.backend.record_event()
         self.launches.append(LaunchRecord(kernel.name, grid3, block3, (start, end)))
 
