@@ -21,7 +21,6 @@ from rocke.families.launcher import launches_on
 from rocke.isa import compile_ll
 from rocke.runtime import (
     LoopbackBackend,
-    NotWrittenError,
     RuntimeDevice,
     RuntimeUnavailableError,
     compile_code_object,

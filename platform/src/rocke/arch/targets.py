@@ -28,8 +28,8 @@ TARGETS_FORMAT = "rocke.targets/1"
 
 VENDORS = ("amd", "nvidia")
 TOOLCHAINS = ("amdgpu", "ptxas")
-_TARGET_KEYS = ("name", "vendor", "triple", "kernel_cc", "toolchain", "rsrc_type", "lds_pool", "static_lds_bytes", "address_spaces",
-                "datalayouts")
+_TARGET_KEYS = ("name", "vendor", "triple", "kernel_cc", "toolchain", "rsrc_type", "lds_pool", "static_lds_bytes",
+                "address_spaces", "datalayouts")
 # Every rocke.ir address space must have an LLVM number, in this order.
 IR_SPACES = ("global", "constant", "lds", "private")
 

@@ -21,7 +21,6 @@ from .errors import LowerError
 from .llvm_types import byte_size, natural_align, pointee_of
 
 
-
 @dataclass(frozen=True)
 class LdsPlan:
     offsets: dict[int, int]  # result id of each mem.lds_alloc -> byte offset

@@ -56,7 +56,8 @@ def lower_ptr_add(em: FunctionEmitter, op: Op) -> None:
 def lower_lds_alloc(em: FunctionEmitter, op: Op) -> None:
     result = op.results[0]
     lds = em.pointer_text("lds")
-    em.emit(f"{em.bind(result)} = getelementptr inbounds i8, {lds} {em.target.lds_pool}, i32 {em.lds_offsets[result.id]}")
+    pool = em.target.lds_pool
+    em.emit(f"{em.bind(result)} = getelementptr inbounds i8, {lds} {pool}, i32 {em.lds_offsets[result.id]}")
 
 
 def lower_make_rsrc(em: FunctionEmitter, op: Op) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+
 def vendor_of(arch: str) -> str:
     """The vendor of an arch (amd or nvidia), read from its target row (rocke/arch/data/targets.toml);
     rocke.arch.UnknownArchError (a ValueError) lists the known archs otherwise."""
