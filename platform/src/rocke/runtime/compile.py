@@ -2,8 +2,8 @@
 
 `compile_code_object(kernel, arch, flavor)` is the seam to the toolchains of rocke.isa: an AMD arch
 gets an HSACO (lower, LLVM object, ld.lld), an NVIDIA arch a cubin (lower, LLVM's PTX, ptxas).
-`code_object` puts the code-object cache in front of it, keyed by the kernel's IR digest, the arch, the flavor and the toolchain
-version.
+`code_object` puts the code-object cache in front of it, keyed by the kernel's IR digest, the arch,
+the flavor and the toolchain version.
 """
 
 from __future__ import annotations
