@@ -27,6 +27,12 @@ def run(kernel: Any, **kwargs: Any) -> Any:
     return sim_run(kernel, **kwargs) if launcher is None else launcher(kernel, **kwargs)
 
 
+def set_launcher(launcher: Launcher | None) -> None:
+    """From now on in this thread's context, `run` calls `launcher` (None: the simulator again); the
+    GPU lane's pytest plugin sets it for a whole test session."""
+    _LAUNCHER.set(launcher)
+
+
 @contextmanager
 def launches_on(launcher: Launcher) -> Iterator[None]:
     """Within the block, `run` calls `launcher` (same arguments as rocke.sim.run)."""
