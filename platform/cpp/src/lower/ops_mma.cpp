@@ -19,7 +19,7 @@ void operand_args(FunctionEmitter& em, const ir::Value& value, const arch::MmaOp
   std::int64_t part_bits = byte_size(value.type) * 8 / frag.parts;
   std::string part_int = util::cat("i", std::to_string(part_bits));
   std::string words_type = util::cat("<", std::to_string(frag.parts), " x ", part_int, ">");
-  const std::string& elem = scalar_text(value.type.element());
+  const std::string elem = scalar_text(value.type.element());
   bool respelled = elem != frag.llvm_elem;
   std::string words = respelled ? em.operand_as(value, words_type) : em.ref(value);
   std::string source = respelled ? words_type : em.llvm_type(value.type);
