@@ -2,6 +2,8 @@
 #include "rocke/lower/nvptx/ops_mem.hpp"
 
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "rocke/lower/emitter.hpp"
 #include "rocke/lower/llvm_types.hpp"
@@ -33,10 +35,11 @@ void lower_make_rsrc(FunctionEmitter& em, const ir::Op& op) {
 }
 
 // Branch to a new block when offset + nbytes <= num_records; returns (the access address in that
-// block, the block's label, the join label). The caller ends the block with "br label %join".
-std::tuple<std::string, std::string, std::string> guard(FunctionEmitter& em, const ir::Value& rsrc,
-                                                        const ir::Value& offset, std::int64_t nbytes,
-                                                        std::string_view kind) {
+// block, the block's label, the join label, the blocks' number). The caller ends the block with
+// "br label %join".
+std::tuple<std::string, std::string, std::string, std::string> guard(FunctionEmitter& em, const ir::Value& rsrc,
+                                                                     const ir::Value& offset, std::int64_t nbytes,
+                                                                     std::string_view kind) {
   std::string base = em.temp();
   std::string records = em.temp();
   std::string wide = em.temp();
@@ -51,13 +54,33 @@ std::tuple<std::string, std::string, std::string> guard(FunctionEmitter& em, con
   em.emit(end, " = add i64 ", wide, ", ", nbytes);
   em.emit(limit, " = zext i32 ", records, " to i64");
   em.emit(inside, " = icmp ule i64 ", end, ", ", limit);
-  std::string number = std::to_string(em.next_scf_id());
+  std::string number = std::to_string(em.next_scf_id());  // names this access's blocks
   std::string access = util::cat("buf", number, ".", kind);
   std::string join = util::cat("buf", number, ".join");
   em.emit("br i1 ", inside, ", label %", access, ", label %", join);
   em.label(access);
   em.emit(address, " = getelementptr inbounds i8, ", em.pointer_text("global"), " ", base, ", i64 ", wide);
-  return {address, access, join};
+  return {address, access, join, number};
+}
+
+// The blocks the access runs in, each with the alignment it assumes: the current block with the
+// natural alignment when that is the element's; else a branch on the address to an aligned block
+// (natural alignment) and a split block (the element's alignment).
+std::vector<std::pair<std::string, std::int64_t>> alignment_paths(FunctionEmitter& em, const std::string& address,
+                                                                  const ir::Type& ty, const std::string& number) {
+  std::int64_t natural = natural_align(ty);
+  std::int64_t element = natural_align(elem_of(ty));
+  if (natural == element) return {{em.current, natural}};
+  std::string bits = em.temp();
+  std::string low = em.temp();
+  std::string aligned = em.temp();
+  em.emit(bits, " = ptrtoint ", em.pointer_text("global"), " ", address, " to i64");
+  em.emit(low, " = and i64 ", bits, ", ", natural - 1);
+  em.emit(aligned, " = icmp eq i64 ", low, ", 0");
+  std::string vector = util::cat("buf", number, ".vector");
+  std::string split = util::cat("buf", number, ".split");
+  em.emit("br i1 ", aligned, ", label %", vector, ", label %", split);
+  return {{vector, natural}, {split, element}};
 }
 
 void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {
@@ -67,14 +90,19 @@ void lower_buffer_load(FunctionEmitter& em, const ir::Op& op) {
   std::string ty = em.llvm_type(result.type);
   lower::ops_mem::buffer_type(em, result.type);  // the access sizes AMD's raw buffers move, refused alike
   std::string entering = em.current;
-  auto [address, access, join] = guard(em, rsrc, offset, byte_size(result.type), "load");
-  std::string loaded = em.temp();
-  em.emit(loaded, " = load ", ty, ", ", em.pointer_text("global"), " ", address, ", align ",
-          natural_align(result.type));
-  em.emit("br label %", join);
+  auto [address, access, join, number] = guard(em, rsrc, offset, byte_size(result.type), "load");
+  std::string incoming;
+  auto paths = alignment_paths(em, address, result.type, number);
+  for (const auto& [label, align] : paths) {
+    if (paths.size() > 1) em.label(label);
+    std::string loaded = em.temp();
+    em.emit(loaded, " = load ", ty, ", ", em.pointer_text("global"), " ", address, ", align ", align);
+    em.emit("br label %", join);
+    incoming.append(incoming.empty() ? "" : ", ").append(util::cat("[ ", loaded, ", %", label, " ]"));
+  }
   em.label(join);
   const std::string& name = em.bind(result);
-  em.emit(name, " = phi ", ty, " [ ", loaded, ", %", access, " ], [ zeroinitializer, %", entering, " ]");
+  em.emit(name, " = phi ", ty, " ", incoming, ", [ zeroinitializer, %", entering, " ]");
 }
 
 void lower_buffer_store(FunctionEmitter& em, const ir::Op& op) {
@@ -82,10 +110,13 @@ void lower_buffer_store(FunctionEmitter& em, const ir::Op& op) {
   const ir::Value& offset = *op.operands[1];
   const ir::Value& value = *op.operands[2];
   lower::ops_mem::buffer_type(em, value.type);
-  auto [address, access, join] = guard(em, rsrc, offset, byte_size(value.type), "store");
-  em.emit("store ", em.typed(value), ", ", em.pointer_text("global"), " ", address, ", align ",
-          natural_align(value.type));
-  em.emit("br label %", join);
+  auto [address, access, join, number] = guard(em, rsrc, offset, byte_size(value.type), "store");
+  auto paths = alignment_paths(em, address, value.type, number);
+  for (const auto& [label, align] : paths) {
+    if (paths.size() > 1) em.label(label);
+    em.emit("store ", em.typed(value), ", ", em.pointer_text("global"), " ", address, ", align ", align);
+    em.emit("br label %", join);
+  }
   em.label(join);
 }
 
