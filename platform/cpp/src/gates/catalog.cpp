@@ -79,8 +79,9 @@ Catalog read_catalog(const std::filesystem::path& directory) {
   }
   const JsonValue* format = index.get("format");
   if (!is_string(format) || format->text != kFormat) {
-    throw ValueError(util::cat(where, ": not a ", kFormat, " index (format ", format == nullptr ? "None" : format->repr(),
-                               "; rebuild it with rocke catalog build)"));
+    const std::string found = format == nullptr ? "None" : format->repr();
+    throw ValueError(
+        util::cat(where, ": not a ", kFormat, " index (format ", found, "; rebuild it with rocke catalog build)"));
   }
   const JsonValue* flavor = index.get("flavor");
   if (!is_string(flavor)) throw ValueError(util::cat(where, ": flavor is not a string"));

@@ -1,9 +1,11 @@
-// rocKE C++ engine: reading a code-object catalog (catalog.json, rocke.catalog/2): per arch, the
-// entries keyed by spec digest (families::spec_digest of the family and the spec's kv), each with
-// its family, spec, kernel symbol and code object (a path inside the catalog directory) and that
-// file's sha256. A host plans a problem and finds each launch's code object by its spec digest.
+// rocKE C++ engine: reading a code-object catalog (catalog.json, rocke.catalog/2).
 // Python twin: rocke/gates/catalog.py (read_catalog, Catalog, CatalogEntry, inside): the same checks,
 // in the same order, refused with the same text (a ValueError naming the index and what is wrong).
+//
+// Per arch, the entries are keyed by spec digest (families::spec_digest of the family and the
+// spec's kv), each with its family, spec, kernel symbol and code object (a path inside the catalog
+// directory) and that file's sha256. A host plans a problem and finds each launch's code object by
+// its spec digest.
 #pragma once
 
 #include <array>
