@@ -296,3 +296,23 @@ def test_plan_out_catalog_build_problems_and_the_host_serve_the_three_problems(e
             assert (catalog / entry.hsaco).read_bytes() == (out / launch["hsaco"]).read_bytes()
             assert (f"  launch {launch['launch']}: {entry.kernel} in {entry.hsaco} (sha256 {entry.hsaco_sha256})\n"
                     f"    spec digest {launch['spec_digest']}\n") in served.stdout
+
+
+@pytest.mark.validity
+def test_catalog_build_skips_an_nvidia_arch_says_so_and_the_host_names_it(example_host: Path, toolchain: str,
+                                                                          tmp_path: Path) -> None:
+    small = "n=2 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=f16"
+    corpus = tmp_path / "problems.txt"
+    corpus.write_text(f"conv_fwd --problem '{small}' --arch gfx1100\nconv_fwd --problem '{small}' --arch sm_90\n")
+    catalog = tmp_path / "catalog"
+    built = _rocke("catalog", "build", "--problems", str(corpus), "--problems-only", "--out", str(catalog), "--quiet")
+    reason = "sm_90 is an NVIDIA arch; the catalog holds AMD code objects (HSACO) only"
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert built.stdout.startswith(f"catalog: skipped sm_90 (1 problem(s)): {reason}\n"
+                                   f"catalog: planned 1 problem(s) from {corpus}: 1 launch(es)\n")
+    index = json.loads((catalog / "catalog.json").read_text())
+    assert index["skipped"] == {"sm_90": reason} and list(index["entries"]) == ["gfx1100"]
+    assert _served(_serve_tool(example_host), catalog, "conv_fwd", small, "gfx1100").returncode == 0
+    nvidia = _served(_serve_tool(example_host), catalog, "conv_fwd", small, "sm_90")
+    assert nvidia.returncode == 1
+    assert nvidia.stderr == f"rocke_serve_example: catalog {catalog} skipped sm_90: {reason}\n"
