@@ -218,3 +218,13 @@ def test_read_catalog_of_no_index_or_not_json(tmp_path: Path) -> None:
     with pytest.raises(ValueError) as broken:
         read_catalog(tmp_path)
     assert str(broken.value) == f"{tmp_path / INDEX}: not JSON"
+
+
+@pytest.mark.validity
+@pytest.mark.validity_llvm20
+def test_a_corpus_of_dead_problems_writes_an_index_of_no_code_object(needs_toolchain, tmp_path: Path) -> None:
+    dead = PlannedProblem("c:1", "pointwise", "gfx942", "config=0 n=0", "dead", ())
+    out = tmp_path / "new" / "catalog"
+    index, _ = build_catalog(None, out=out, problems=[dead], shipped=False, quiet=True)
+    assert index["entries"] == {"gfx942": {}} and index["problems"][0]["status"] == "dead"
+    assert verify_catalog(out) == ([], 0) and read_catalog(out).find("gfx942", "0" * 64) is None

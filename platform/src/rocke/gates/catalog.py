@@ -315,6 +315,7 @@ def build_catalog(only: list[str] | None, *, arch: str | None = None, archs: Seq
     if shipped and not families:
         raise CatalogError("no families selected")
     work = {a: _work(families, a, problems) for a in built_archs}
+    out.mkdir(parents=True, exist_ok=True)
     entries: dict[str, dict[str, Any]] = {}
     failed: list[str] = []
     total = sum(len(items) for per_arch in work.values() for items in per_arch.values())
