@@ -87,7 +87,11 @@ def run_build(args: argparse.Namespace) -> int:
             if reason is not None:
                 count = sum(p.arch == arch for p in corpus)
                 print(f"catalog: skipped {arch} ({count} problem(s)): {reason}")
-        planned = catalog.plan_problems([p for p in corpus if reasons[p.arch] is None])
+        try:
+            planned = catalog.plan_problems([p for p in corpus if reasons[p.arch] is None])
+        except catalog.CatalogError as exc:
+            print(f"catalog: FAILED: {exc}")
+            return 1
         launches = sum(len(p.launches) for p in planned)
         print(f"catalog: planned {len(planned)} problem(s) from {args.problems}: {launches} launch(es)")
     try:
