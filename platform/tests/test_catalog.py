@@ -4,7 +4,7 @@ bytes; verify reports a tampered, missing, unlisted or misfiled code object; rea
 index a host serves from. Needs the real LLVM and ld.lld (the validity lanes install lld-19);
 without them the tests skip, visibly. (The problem corpus, `--problems FILE`, is tested in
 test_catalog_problems.py; serving the three problems of the product path end to end in
-library/tests/test_catalog_serve.py.)"""
+library/tests/test_library_sdk.py.)"""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 'k=v ...' --arch A` as `rocke plan` takes them) read and planned before anything compiles, each
 plan's launches built beside the shipped configs, once per spec, on every arch the corpus names; an
 NVIDIA arch skipped with its reason; the index (rocke.catalog/2) read back by read_catalog with the
-messages its C++ twin gives (library/tests/test_catalog_serve.py compares them). Planners here are
+messages its C++ twin gives (library/tests/test_library_sdk.py compares them). Planners here are
 stand-ins (platform has none of its own); the library's real ones are served end to end in
-library/tests/test_catalog_serve.py."""
+library/tests/test_library_sdk.py."""
 
 from __future__ import annotations
 
