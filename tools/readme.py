@@ -7,7 +7,11 @@ The commands are read from README.md itself, so the README and this check cannot
     order by one `bash -e` in a fresh checkout copy; they create and activate `.venv` and
     install the packages;
   * section ``## The `rocke` command``: every code line, each run verbatim by bash in that
-    activated venv (a `# comment` is bash's own), each must exit 0.
+    activated venv (a `# comment` is bash's own), each must exit 0;
+  * section `## A C++ host`: every code line, run the same way after them (a host built against
+    the installed wheels and run on what the `rocke` commands wrote).
+
+Every command runs in the checkout copy's root, as a user runs them in a fresh clone.
 
 Then `rocke families` must list every family that ships a golden file in the checkout, and
 `.venv/bin/rocke check parity`, run with the venv *not* activated (PATH without it), must find
@@ -28,6 +32,7 @@ from pathlib import Path
 
 INSTALL_SECTION = "Install"
 COMMANDS_SECTION = "The `rocke` command"
+HOST_SECTION = "A C++ host"
 
 
 class ReadmeError(RuntimeError):
@@ -62,6 +67,10 @@ def rocke_commands(text: str) -> list[str]:
     if bad:
         raise ReadmeError(f"README.md section '## {COMMANDS_SECTION}' has a line that is not a rocke command: {bad[0]}")
     return commands
+
+
+def host_commands(text: str) -> list[str]:
+    return section_commands(text, HOST_SECTION)
 
 
 def golden_families(checkout: Path) -> list[str]:
@@ -118,7 +127,7 @@ def _bash(script: str, cwd: Path, env: dict[str, str], what: str, *, capture: bo
 
 def run(checkout: Path) -> None:
     text = (checkout / "README.md").read_text()
-    install, commands = install_commands(text), rocke_commands(text)
+    install, commands, host = install_commands(text), rocke_commands(text), host_commands(text)
     env = clean_env()
     _bash("\n".join(install), checkout, env, "install: " + " && ".join(install), capture=False)
     venv_bin = checkout / ".venv" / "bin"
@@ -134,8 +143,8 @@ def run(checkout: Path) -> None:
 
     scratch = checkout / "scratch"
     scratch.mkdir(exist_ok=True)
-    for command in commands:
-        out = _bash(f". {checkout / '.venv/bin/activate'}\n{command}", scratch, env, command)
+    for command in [*commands, *host]:
+        out = _bash(f". {checkout / '.venv/bin/activate'}\n{command}", checkout, env, command)
         lines = out.splitlines()
         for line in lines[:3] + (["  ..."] if len(lines) > 6 else []) + lines[max(3, len(lines) - 3):]:
             print(f"  | {line[:150]}")

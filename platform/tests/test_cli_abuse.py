@@ -39,6 +39,12 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
     under_file = f"{a_file}/x"  # unreadable: a path through a file
     folder = str(tmp)
     target = ["--arch", "gfx942", "--flavor", "llvm22"]
+    corpus = {name: tmp / f"{name}-problems.txt" for name in ("malformed", "unknown", "empty", "gfx942")}
+    corpus["malformed"].write_text("conv_fwd --arch gfx942\n")
+    corpus["unknown"].write_text("bogus_kind --problem 'n=1' --arch gfx942\n")
+    corpus["empty"].write_text("# no problem here\n")
+    corpus["gfx942"].write_text("bogus_kind --problem 'n=1' --arch gfx942\n")
+    problems = {name: ["catalog", "build", "--out", folder, "--problems", str(path)] for name, path in corpus.items()}
     return {
         "version": [["version", "extra"], ["version", "--bogus"]],
         "families": [["families", "extra"]],
@@ -192,6 +198,15 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
             ["catalog", "verify", a_file],
             ["catalog", "build", "--arch", "gfx942", "--out", a_file],
             ["catalog", "build", "--arch", "gfx942", "--out", under_file],
+            ["catalog", "build", "--out", folder],
+            ["catalog", "build", "--arch", "gfx942", "--out", folder, "--problems-only"],
+            ["catalog", "build", "--out", folder, "--problems", absent],
+            ["catalog", "build", "--out", folder, "--problems", folder],
+            problems["malformed"],
+            problems["unknown"],
+            problems["empty"],
+            [*problems["gfx942"], "--arch", "gfx1100"],
+            [*problems["gfx942"], "--problems-only", "--only", "elementwise"],
         ],
     }
 
@@ -353,6 +368,28 @@ def test_catalog_build_into_a_file_fails_before_compiling(tmp_path, capsys, trip
     a_file.write_text("x")
     code, err = _run(["catalog", "build", "--arch", "gfx942", "--out", str(a_file)], capsys)
     assert code == 2 and err.count("\n") == 1 and "exists and is not a directory" in err, err
+
+
+def test_catalog_build_checks_its_problem_corpus_before_compiling(tmp_path, capsys, tripwires):
+    corpus = tmp_path / "problems.txt"
+    corpus.write_text("# the product path\n\nbogus_kind --problem 'n=1' --arch gfx942\n")
+    code, err = _run(["catalog", "build", "--problems", str(corpus), "--out", str(tmp_path / "c")], capsys)
+    assert code == 2 and err.startswith(f"rocke catalog: error: {corpus}:3: unknown problem kind 'bogus_kind'; known: ")
+    corpus.write_text("conv_fwd --problem 'n=1' --arch gfx942 --flavor llvm22\n")
+    code, err = _run(["catalog", "build", "--problems", str(corpus), "--out", str(tmp_path / "c")], capsys)
+    assert code == 2 and err == (f"rocke catalog: error: {corpus}:1: unknown option '--flavor' "
+                                 "(a line is KIND --problem 'k=v ...' --arch A)\n")
+    code, err = _run(["catalog", "build", "--out", str(tmp_path / "c")], capsys)
+    assert code == 2 and err == ("rocke catalog: error: --arch is required (or --problems FILE, whose lines name "
+                                 "their archs)\n")
+    assert not (tmp_path / "c").exists()
+
+
+def test_catalog_build_of_an_nvidia_arch_says_it_is_skipped(tmp_path, capsys):
+    code = app.main(["catalog", "build", "--arch", "sm_90", "--out", str(tmp_path / "c"), "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1 and out == ("catalog: FAILED: cannot build code objects here: sm_90: sm_90 is an NVIDIA arch; "
+                                 "the catalog holds AMD code objects (HSACO) only\n")
 
 
 def test_a_missing_rocke_lld_is_named_as_such(tmp_path, monkeypatch):

@@ -24,6 +24,19 @@ def test_rocke_commands_are_every_code_line_of_the_section():
     assert sum(c.startswith("rocke check ") for c in commands) == 3  # parity, golden and validity
 
 
+def test_the_product_path_builds_a_catalog_and_serves_it_from_a_cpp_host():
+    commands = readme.rocke_commands(README)
+    catalog = [c for c in commands if c.startswith("rocke catalog build --problems ")]
+    assert len(catalog) == 1 and "--out catalog" in catalog[0]
+    corpus = catalog[0].split()[4]
+    assert (ROOT / corpus).is_file()  # the commands run in the checkout's root
+    host = readme.host_commands(README)
+    assert host[0] == "pip install cmake ninja"
+    assert any(c.startswith("cmake -S library/examples/host -B host-build ") for c in host)
+    served = [c for c in host if c.startswith("host-build/rocke_serve_example catalog ")]
+    assert {c.split()[3] for c in served} == {"gfx942", "gfx1100"}  # the archs of the corpus
+
+
 def test_missing_or_empty_section_or_stray_line_is_an_error():
     with pytest.raises(readme.ReadmeError, match="has no section '## Install'"):
         readme.install_commands("# rocKE\n\n## Other\n\n    pip install x\n")

@@ -1,6 +1,7 @@
 // rocke_library_engine: the Python bridge to librocke_library.a (which links rocke::core).
 // Python twins: the builders of rocke_library's families (build_family), rocke_library.__version__,
-// their launch contracts (launch_contract) and rocke_library.dispatch (normalize_problem, plan).
+// their launch contracts (launch_contract) and rocke_library.dispatch (normalize_problem, plan,
+// serve_problem).
 //
 // Only text crosses this boundary (spec strings in, rocke.ir/1 or .ll text out), never live C++
 // objects. Exceptions become their typed Python twins with the same text, through the translator
@@ -23,6 +24,7 @@
 #include "rocke/ir/printer.hpp"
 #include "rocke/lower/lower.hpp"
 #include "rocke_library/dispatch/dispatch.hpp"
+#include "rocke_library/dispatch/serve.hpp"
 #include "rocke_library/families.hpp"
 #include "rocke_library/version.hpp"
 
@@ -128,4 +130,13 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       },
       py::arg("kind"), py::arg("text"), py::arg("arch"),
       "dispatch a problem of kind on arch: (rocke.plan/1 JSON, the text rocke plan prints, status).");
+  m.def(
+      "serve_problem",
+      [](const std::string& kind, const std::string& text, const std::string& arch, const std::string& directory) {
+        py::gil_scoped_release release;
+        return rocke::library::dispatch::serve_problem(kind, text, arch, directory);
+      },
+      py::arg("kind"), py::arg("text"), py::arg("arch"), py::arg("directory"),
+      "plan a problem and serve it from the code-object catalog in directory: the text the example host prints "
+      "(ValueError for a malformed problem, a bad catalog, a refused plan or a launch the catalog lacks).");
 }

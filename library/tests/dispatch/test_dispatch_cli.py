@@ -160,3 +160,29 @@ def test_demo_shows_a_library_problem_end_to_end(capsys):
     out = capsys.readouterr().out
     assert "plan (python == cpp, byte-identical)" in out and "conv_igemm_fwd" in out
     assert out.rstrip().endswith("PASS")
+
+
+def test_catalog_build_plans_its_problem_corpus_before_compiling(tmp_path, capsys, monkeypatch):
+    """`rocke catalog build --problems FILE`: every line planned by the library's planners first; a
+    malformed problem is one usage line naming FILE:LINE, a refused one fails the build with its reason
+    codes, and nothing compiles in either case."""
+    from rocke.gates import catalog
+
+    def trip(*_args, **_kwargs):
+        raise AssertionError("compiled before the corpus was planned")
+
+    monkeypatch.setattr(catalog, "build_catalog", trip)
+    monkeypatch.setattr(catalog, "skip_reason", lambda arch, flavor: None)  # as where ld.lld is
+    corpus = tmp_path / "problems.txt"
+    out = str(tmp_path / "catalog")
+    corpus.write_text(f"conv_fwd --problem '{CONV}' --arch gfx942\nattention_fwd --problem '{REFUSED}' --arch gfx942\n")
+    code, stdout, _ = _run(["catalog", "build", "--problems", str(corpus), "--out", out], capsys)
+    rejected = plan("attention_fwd", REFUSED, "gfx942").rejected
+    codes = "; ".join(f"{r.family}: {', '.join(r.reasons)}" for r in rejected)
+    assert code == 1 and stdout == (f"catalog: FAILED: 1 problem(s) refused: {corpus}:2: attention_fwd on gfx942 is "
+                                    f"refused ({codes})\n")
+    corpus.write_text(f"conv_fwd --problem '{CONV.replace('h=9', 'h=x')}' --arch gfx942\n")
+    code, stdout, err = _run(["catalog", "build", "--problems", str(corpus), "--out", out], capsys)
+    assert (code, stdout) == (2, "")
+    assert err == f"rocke catalog: error: {corpus}:1: conv_fwd problem: h=x: must be a decimal integer\n"
+    assert not (tmp_path / "catalog").exists()
