@@ -1,6 +1,8 @@
 // Python twin: rocke_library/kernels/attention/attention_fwd/plan.py
 #include "rocke_library/kernels/attention/attention_fwd/plan.hpp"
 
+#include <set>
+
 #include "rocke/helpers/dtypes.hpp"
 #include "rocke/util/strings.hpp"
 #include "rocke_library/kernels/attention/common/softmax.hpp"
@@ -103,10 +105,21 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
     p_store = helpers::plan_fragment(op, "c", false, p_tile->stride());
     p_load = helpers::plan_fragment(op, "b", false, p_tile->stride());
   }
-  if (!group || !k_frag || !v_frag || !c_row || !c_col || !q_row || !q_col || any_nonzero(c_col->slot_offsets) ||
-      any_nonzero(q_col->slot_offsets) || (p_tile && (!p_store || !p_load))) {
-    spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on the slot, "
-                       "or a formula that is not lane/slot separable)");
+  if (!group || !k_frag || !v_frag || !c_row || !c_col || !q_row || !q_col || any_nonzero(q_col->slot_offsets) ||
+      (p_tile && (!p_store || !p_load))) {
+    spec.fail("op_id", "has fragment layouts this kernel cannot use (a B column that depends on the slot, a C column "
+                       "that is not the lane's plus an offset of the slot, or a formula that is not lane/slot "
+                       "separable)");
+  }
+  std::set<std::int64_t> offsets(c_col->slot_offsets.begin(), c_col->slot_offsets.end());
+  std::vector<std::int64_t> col_offsets(offsets.begin(), offsets.end());
+  std::vector<std::vector<std::int64_t>> col_slots;
+  for (std::int64_t offset : col_offsets) {
+    std::vector<std::int64_t> slots;
+    for (std::size_t s = 0; s < c_col->slot_offsets.size(); ++s) {
+      if (c_col->slot_offsets[s] == offset) slots.push_back(static_cast<std::int64_t>(s));
+    }
+    col_slots.push_back(std::move(slots));
   }
   return AttentionPlan{.op = &op,
                        .threads = threads,
@@ -129,6 +142,8 @@ AttentionPlan plan_attention(const AttentionFwdSpec& spec, const arch::ArchTarge
                        .c_row = std::move(*c_row),
                        .c_col = std::move(*c_col),
                        .group = std::move(*group),
+                       .col_offsets = std::move(col_offsets),
+                       .col_slots = std::move(col_slots),
                        .lds_bytes = lds_bytes};
 }
 

@@ -31,11 +31,22 @@ std::optional<std::vector<std::int64_t>> group_uncached(const arch::MmaOp& op) {
   const arch::MmaOperand& c = op.c;
   std::vector<std::int64_t> cols;
   for (std::int64_t lane = 0; lane < op.wave_size; ++lane) cols.push_back(c.coords(lane, 0).second);
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t s = 0; s < c.length; ++s) offsets.push_back(c.coords(0, s).second - cols[0]);
   for (std::int64_t lane = 0; lane < op.wave_size; ++lane) {
     for (std::int64_t s = 0; s < c.length; ++s) {
-      if (c.coords(lane, s).second != cols[static_cast<std::size_t>(lane)]) return std::nullopt;
+      if (c.coords(lane, s).second != cols[static_cast<std::size_t>(lane)] + offsets[static_cast<std::size_t>(s)]) {
+        return std::nullopt;
+      }
     }
   }
+  std::set<std::pair<std::int64_t, std::int64_t>> pairs;
+  for (std::int64_t col : cols) {
+    for (std::int64_t offset : offsets) pairs.emplace(col, offset);
+  }
+  std::set<std::int64_t> named;
+  for (const auto& [col, offset] : pairs) named.insert(col + offset);
+  if (named.size() != pairs.size()) return std::nullopt;
   std::vector<std::int64_t> masks;
   for (std::int64_t bit = 1; bit < op.wave_size; bit *= 2) {
     bool same = true;

@@ -10,7 +10,9 @@ loop bound is computed on the device, so fully masked blocks are never visited):
      as [head_dim][key + pad]); keys past the sequence read 0; barrier;
   2. S^T = K Q^T through the catalog MMA, in f32;
   3. online softmax per query row (common/softmax.py): scores scaled by scale * log2(e), masked
-     element-wise to -inf (common/mask.py), p = exp2(s - m), O rescaled by alpha;
+     element-wise to -inf (common/mask.py), p = exp2(s - m), O rescaled by alpha; where a C
+     column depends on the slot (mma.sync), one row per query repeat and query class (the slots
+     of one column offset, plan.col_slots);
   4. P rounded to the input dtype becomes the B operand of the second MMA: in registers where
      the layouts allow it (rocke.helpers.plan_chain), else through each wave's rows of an LDS tile
      (store, barrier, load);
@@ -324,7 +326,7 @@ def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: P
     esize = elem_bytes(spec.dtype)
     o_rsrc = views.o
     d_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
-    pieces = runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS)
+    classes = len(plan.col_offsets)
     if spec.seq_mode == "batched":
         heads = b.mul(work.batch, params.heads_q)
         seq = b.add(heads, work.head)
@@ -345,31 +347,34 @@ def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: P
     low = b.and_(lane, bits)
     leader = b.cmpi("eq", low, const_i32(b, 0), name="leader")
     for rq in range(plan.q_reps):
-        inv, lse = finalize(b, ms[rq], ls[rq], plan.group, lse_log2=fault == "lse_log2")
-        row = rows[rq]
-        ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
-        row_at = b.mul(row, params.o_strides.s)
-        line = b.add(row_at, d_lane)
-        for rd in range(plan.d_reps):
-            inv_v = b.splat(inv, op.c.length)
-            scaled = b.mul(accs[rd][rq], inv_v, name="o")
-            for first, count in pieces:
-                index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
-                if count == 1:
-                    element = b.extract(scaled, first)
-                    value = b.truncf(element, elem)
-                else:
-                    part = b.splat(b.const(0.0, f32), count)
-                    for j in range(count):
-                        element = b.extract(scaled, first + j)
-                        part = b.insert(part, element, j)
-                    value = b.truncf(part, vector_type(elem, count))
-                offset = masked_offset(b, ok, index, esize)
-                b.buffer_store(o_rsrc, offset, value)
-        lse_ok = b.and_(ok, leader)
-        lse_index = b.add(lse_rows, row)
-        lse_offset = masked_offset(b, lse_ok, lse_index, 4)
-        b.buffer_store(lse_rsrc, lse_offset, lse)
+        for ci, slots in enumerate(plan.col_slots):
+            at = rq * classes + ci
+            inv, lse = finalize(b, ms[at], ls[at], plan.group, lse_log2=fault == "lse_log2")
+            row = rows[at]
+            ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
+            row_at = b.mul(row, params.o_strides.s)
+            line = b.add(row_at, d_lane)
+            pieces = runs(tuple(plan.c_row.slot_offsets[slot] for slot in slots), MAX_ACCESS_ELEMS)
+            for rd in range(plan.d_reps):
+                inv_v = b.splat(inv, op.c.length)
+                scaled = b.mul(accs[rd][rq], inv_v, name="o")
+                for first, count in pieces:
+                    index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slots[first]])
+                    if count == 1:
+                        element = b.extract(scaled, slots[first])
+                        value = b.truncf(element, elem)
+                    else:
+                        part = b.splat(b.const(0.0, f32), count)
+                        for j in range(count):
+                            element = b.extract(scaled, slots[first + j])
+                            part = b.insert(part, element, j)
+                        value = b.truncf(part, vector_type(elem, count))
+                    offset = masked_offset(b, ok, index, esize)
+                    b.buffer_store(o_rsrc, offset, value)
+            lse_ok = b.and_(ok, leader)
+            lse_index = b.add(lse_rows, row)
+            lse_offset = masked_offset(b, lse_ok, lse_index, 4)
+            b.buffer_store(lse_rsrc, lse_offset, lse)
 
 
 def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -408,10 +413,12 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
 
     key_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
-    rows = []
+    classes = len(plan.col_offsets)
+    rows = []  # per query repeat and class
     for rq in range(plan.q_reps):
-        first_row = add_i32(b, block_row0, rq * op.n)
-        rows.append(b.add(first_row, q_lane, name="row"))
+        for offset in plan.col_offsets:
+            first_row = add_i32(b, block_row0, rq * op.n + offset)
+            rows.append(b.add(first_row, q_lane, name="row"))
     rooms = []
     for row in rows:
         limit = visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k)
@@ -439,9 +446,10 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     count_o = plan.d_reps * plan.q_reps
     inits = [o_zero] * count_o
     m0 = f32_const(b, float("-inf"), 1, name="m")
-    inits += [m0] * plan.q_reps
+    count_rows = plan.q_reps * classes
+    inits += [m0] * count_rows
     l0 = f32_const(b, 0.0, 1, name="l")
-    inits += [l0] * plan.q_reps
+    inits += [l0] * count_rows
 
     k_multiples: list[int] = []
     v_multiples: list[int] = []
@@ -454,8 +462,8 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
 
     def body(kt: Value, *carried: Value) -> list[Value]:
         o_accs = [list(carried[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
-        ms = list(carried[count_o:count_o + plan.q_reps])
-        ls = list(carried[count_o + plan.q_reps:])
+        ms = list(carried[count_o:count_o + count_rows])
+        ls = list(carried[count_o + count_rows:])
         k0 = mul_i32(b, kt, spec.block_n, name="k0")
         k_now = k_bases
         v_now = v_bases
@@ -478,19 +486,33 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         s_accs = _scores_of(b, spec, plan, k_lds, k_now, k_multiples, qfrags, elem)
         probs: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
-            room = b.sub(rooms[rq], k0, name="room_k0")
-            scores = []
-            for rk in range(plan.key_reps):
-                for slot in range(op.c.length):
-                    key = rk * op.m + plan.c_row.slot_offsets[slot]
-                    visible = b.cmpi("sle", const_i32(b, key), room)
-                    raw = b.extract(s_accs[rk][rq], slot)
-                    value = b.mul(raw, scale2)
-                    masked = f32_const(b, float("-inf"), 1)
-                    scores.append(b.select(visible, value, masked, name="score"))
-            p, ms[rq], ls[rq], alpha = online_update(b, scores, ms[rq], ls[rq], plan.group)
-            probs.append([p[rk * op.c.length:(rk + 1) * op.c.length] for rk in range(plan.key_reps)])
-            alpha_v = b.splat(alpha, op.c.length, name="alpha_v")
+            slot_probs: list[list[Value | None]] = [[None] * op.c.length for _ in range(plan.key_reps)]
+            alphas: list[Value] = []
+            for ci, slots in enumerate(plan.col_slots):
+                at = rq * classes + ci
+                room = b.sub(rooms[at], k0, name="room_k0")
+                scores = []
+                for rk in range(plan.key_reps):
+                    for slot in slots:
+                        key = rk * op.m + plan.c_row.slot_offsets[slot]
+                        visible = b.cmpi("sle", const_i32(b, key), room)
+                        raw = b.extract(s_accs[rk][rq], slot)
+                        value = b.mul(raw, scale2)
+                        masked = f32_const(b, float("-inf"), 1)
+                        scores.append(b.select(visible, value, masked, name="score"))
+                p, ms[at], ls[at], alpha = online_update(b, scores, ms[at], ls[at], plan.group)
+                for rk in range(plan.key_reps):
+                    for j, slot in enumerate(slots):
+                        slot_probs[rk][slot] = p[rk * len(slots) + j]
+                alphas.append(alpha)
+            probs.append([[p for p in slot_p if p is not None] for slot_p in slot_probs])
+            if classes == 1:
+                alpha_v = b.splat(alphas[0], op.c.length, name="alpha_v")
+            else:
+                alpha_v = b.splat(f32_const(b, 1.0, 1), op.c.length)
+                for ci, slots in enumerate(plan.col_slots):
+                    for slot in slots:
+                        alpha_v = b.insert(alpha_v, alphas[ci], slot, name="alpha_v")
             for rd in range(plan.d_reps):
                 o_accs[rd][rq] = b.mul(o_accs[rd][rq], alpha_v, name="o_acc")
         pfrags = _p_operands(b, spec, plan, probs, p_lds, p_store_bases, p_load_bases, elem)
@@ -510,13 +532,13 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
             b.barrier()
         return [acc for accs in o_accs for acc in accs] + ms + ls
 
-    names = ["o_acc"] * count_o + ["m"] * plan.q_reps + ["l"] * plan.q_reps
+    names = ["o_acc"] * count_o + ["m"] * count_rows + ["l"] * count_rows
     lb = const_i32(b, 0)
     step = const_i32(b, 1)
     out = b.for_(lb, blocks, step, inits, body, names=names, iv_name="kt")
     o_accs = [list(out[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
-    ms = list(out[count_o:count_o + plan.q_reps])
-    ls = list(out[count_o + plan.q_reps:])
+    ms = list(out[count_o:count_o + count_rows])
+    ls = list(out[count_o + count_rows:])
     _epilogue(b, spec, plan, params, work, views, lane, rows, o_accs, ms, ls, _fault)
     kernel = b.finish()
     verify(kernel, arch=target)

@@ -7,6 +7,10 @@ in LDS, B = P^T); with double_buffer the K and V^T tiles have two stages. Where 
 a register path from the S^T C fragments to the B operand P^T needs, P stays in registers;
 otherwise each wave writes P to its rows of an LDS tile [block_m][block_n + pad] and reads the B
 fragments back.
+
+A C column (one query) may depend on the slot as an offset added to the lane's column (mma.sync:
+lane % 4 * 2 + slot % 2): the slots of one offset form a query class, and the kernel keeps one
+softmax row (m, l) per query repeat and class.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ class AttentionPlan:
     c_row: SplitFormula  # C fragment: key (S^T) or head_dim (O^T) index
     c_col: SplitFormula  # C fragment: query index
     group: tuple[int, ...]  # lane-xor masks of the lanes sharing a C column
+    col_offsets: tuple[int, ...]  # the C column offsets of the slots (query classes), ascending
+    col_slots: tuple[tuple[int, ...], ...]  # the C slots of each class
     lds_bytes: int
 
 
@@ -133,12 +139,16 @@ def plan_attention(spec: AttentionFwdSpec, target: ArchTarget) -> AttentionPlan:
         p_store = plan_fragment(op, "c", False, p_tile.stride)
         p_load = plan_fragment(op, "b", False, p_tile.stride)
     if (group is None or k_frag is None or v_frag is None or c_row is None or c_col is None or q_row is None
-            or q_col is None or any(c_col.slot_offsets) or any(q_col.slot_offsets)
+            or q_col is None or any(q_col.slot_offsets)
             or (p_tile is not None and (p_store is None or p_load is None))):
-        spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on "
-                           "the slot, or a formula that is not lane/slot separable)")
+        spec.fail("op_id", "has fragment layouts this kernel cannot use (a B column that depends on the slot, a C "
+                           "column that is not the lane's plus an offset of the slot, or a formula that is not "
+                           "lane/slot separable)")
     assert k_frag is not None and v_frag is not None and group is not None
     assert c_row is not None and c_col is not None and q_row is not None and q_col is not None
+    col_offsets = tuple(sorted(set(c_col.slot_offsets)))
+    col_slots = tuple(tuple(s for s, off in enumerate(c_col.slot_offsets) if off == offset) for offset in col_offsets)
     return AttentionPlan(op, threads, q_reps, key_reps, spec.head_dim // op.m,
                          spec.head_dim // op.k, spec.block_n // op.k, k_tile, v_tile, p_tile, copy, k_frag, v_frag,
-                         p_store, p_load, chain, q_row, q_col, c_row, c_col, group, lds_bytes)
+                         p_store, p_load, chain, q_row, q_col, c_row, c_col, group, col_offsets, col_slots,
+                         lds_bytes)
