@@ -9,13 +9,15 @@ from rocke.arch import ARCH_NAMES, MMA_OPS, get_arch
 from rocke.ir import ArchLike, Builder, KernelDef, VerifyError, f32, i32, parse_type, ptr, verify
 
 
-def _mma_kernel(op_id: str, a_type: str, c_type: str) -> KernelDef:
+def _mma_kernel(op_id: str, a_type: str, c_type: str, b_type: str = "") -> KernelDef:
     a_vec, c_vec = parse_type(a_type), parse_type(c_type)
+    b_vec = parse_type(b_type) if b_type else a_vec
     b = Builder("mma_probe")
     out = b.param("out", ptr(c_vec, "global"), noalias=True)
     a = b.splat(b.const(1.0, a_vec.element), a_vec.lanes)
+    bb = a if not b_type else b.splat(b.const(1.0, b_vec.element), b_vec.lanes)
     c = b.splat(b.const(0.0, f32), c_vec.lanes)
-    b.store(out, b.const(0, i32), b.mma(op_id, a, a, c))
+    b.store(out, b.const(0, i32), b.mma(op_id, a, bb, c))
     return b.finish()
 
 
@@ -27,8 +29,8 @@ def test_arch_target_is_arch_like(name: str) -> None:
 @pytest.mark.parametrize("op_id", [op.id for op in MMA_OPS])
 def test_verifier_accepts_catalog_fragments_on_the_ops_archs_only(op_id: str) -> None:
     op = next(o for o in MMA_OPS if o.id == op_id)
-    assert op.a.ir_type_text == op.b.ir_type_text  # the probe kernel feeds one value to both
-    kernel = _mma_kernel(op_id, op.a.ir_type_text, op.c.ir_type_text)
+    # A non-square atom (mma.sync 16x8x16) takes a B fragment of its own type.
+    kernel = _mma_kernel(op_id, op.a.ir_type_text, op.c.ir_type_text, op.b.ir_type_text)
     for name in ARCH_NAMES:
         if name in op.archs:
             verify(kernel, get_arch(name))

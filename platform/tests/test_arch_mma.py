@@ -38,6 +38,8 @@ EXPECTED_IDS = (
     "wmma_f32_16x16x16_bf16_gfx11",
     "wmma_f32_16x16x16_f16_gfx12",
     "wmma_f32_16x16x16_bf16_gfx12",
+    "mma_sync_f32_16x8x16_f16",
+    "mma_sync_f32_16x8x16_bf16",
 )
 
 OPERAND_CASES = [(op.id, name) for op in MMA_OPS for name in ("a", "b", "c")]
@@ -129,9 +131,42 @@ def test_intrinsic_names_and_immediates() -> None:
     assert wmma.intrinsic == "llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16"
     assert wmma.imm_operands == ()
     for op in MMA_OPS:
+        assert op.source and op.layout_source
+        if op.kind == "mma_sync":
+            assert op.intrinsic.startswith("llvm.nvvm.mma.m16n8k16.row.col.")
+            assert op.mnemonic.startswith(f"mma.sync.aligned.m{op.m}n{op.n}k{op.k}.row.col.f32.")
+            continue
         assert op.intrinsic.startswith(f"llvm.amdgcn.{op.kind}.f32.")
         assert op.mnemonic.startswith(f"v_{op.kind}_f32_{op.m}x{op.n}x{op.k}_")
-        assert op.source and op.layout_source
+    # mma.sync passes its fragments as 32-bit parts and returns a struct (IntrinsicsNVVM.td).
+    bf16 = mma_op("mma_sync_f32_16x8x16_bf16")
+    assert bf16.llvm_call_types() == ("{ float, float, float, float }", ("i32",) * 6 + ("float",) * 4)
+    f16 = mma_op("mma_sync_f32_16x8x16_f16")
+    assert f16.llvm_call_types() == ("{ float, float, float, float }", ("<2 x half>",) * 6 + ("float",) * 4)
+
+
+def _ptx_m16n8k16_fragment(operand: str, lane: int, index: int) -> tuple[int, int]:
+    """PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type", written as the ISA's
+    figures state them (not the catalog's formulas): groupID = laneid >> 2, threadID_in_group =
+    laneid % 4; A: row groupID for a0, a1, a4, a5 and groupID + 8 for a2, a3, a6, a7, col
+    threadID_in_group * 2 + (i & 1) for a0..a3 and that + 8 for a4..a7; B: row threadID_in_group * 2 +
+    (i & 1) for b0, b1 and that + 8 for b2, b3, col groupID; C: row groupID for c0, c1 and groupID + 8
+    for c2, c3, col threadID_in_group * 2 + (i & 1)."""
+    group, tid = lane >> 2, lane % 4
+    if operand == "a":
+        row = group if index in (0, 1, 4, 5) else group + 8
+        col = tid * 2 + (index & 1) + (8 if index >= 4 else 0)
+        return row, col
+    if operand == "b":
+        return tid * 2 + (index & 1) + (8 if index >= 2 else 0), group
+    return (group if index < 2 else group + 8), tid * 2 + (index & 1)
+
+
+@pytest.mark.parametrize("op_id", ["mma_sync_f32_16x8x16_f16", "mma_sync_f32_16x8x16_bf16"])
+@pytest.mark.parametrize("operand", ["a", "b", "c"])
+def test_mma_sync_layouts_match_the_ptx_figures(op_id: str, operand: str) -> None:
+    for lane, slot, row, col in operand_layout(op_id, operand):
+        assert (row, col) == _ptx_m16n8k16_fragment(operand, lane, slot), (op_id, operand, lane, slot)
 
 
 def test_arch_sets() -> None:
@@ -168,7 +203,8 @@ def test_mma_ops_filters() -> None:
         "mfma_f32_32x32x8_bf16", "mfma_f32_16x16x16_bf16"]
     assert [op.id for op in mma_ops("gfx950", "f16", "f16", "f32", m=32)] == [
         "mfma_f32_32x32x8_f16", "mfma_f32_32x32x16_f16"]
-    assert [op.id for op in mma_ops("gfx1201", acc_dtype="f32")] == list(EXPECTED_IDS[10:])
+    assert [op.id for op in mma_ops("gfx1201", acc_dtype="f32")] == list(EXPECTED_IDS[10:12])
+    assert [op.id for op in mma_ops("sm_90", n=8)] == list(EXPECTED_IDS[12:])
     assert mma_ops("gfx1100", a_dtype="f16", b_dtype="bf16") == ()
     assert mma_ops("gfx942", m=64) == ()
     assert mma_ops(acc_dtype="i32") == ()

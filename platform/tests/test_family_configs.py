@@ -34,7 +34,7 @@ def test_parse_lines() -> None:
     ("line", "message"),
     [
         ("gfx90a block=256 dtype=f16 op=add vec=8",
-         "x.cfg line 2: unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201"),
+         "x.cfg line 2: unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90"),
         ("gfx942 dtype=f16 block=256 op=add vec=8",
          "x.cfg line 2: not canonical; write 'block=256 dtype=f16 op=add vec=8'"),
         ("refuse gfx942 dtype=f16 block=0 op=add vec=8",

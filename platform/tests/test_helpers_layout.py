@@ -102,12 +102,23 @@ def test_fragment_runs_address_the_layout(op_id: str, operand: str, stride: int)
                 assert base + piece.offset + j == outer * stride + inner
 
 
-@pytest.mark.parametrize("op_id", [op.id for op in MMA_OPS])
+@pytest.mark.parametrize("op_id", [op.id for op in MMA_OPS if op.kind != "mma_sync"])
 def test_catalog_fragments_are_single_vector_loads(op_id: str) -> None:
     op = mma_op(op_id)
     for operand, outer_is_row in (("a", True), ("b", False)):
         plan = plan_fragment(op, operand, outer_is_row, 40)
         assert len(plan.runs) == 1 and plan.runs[0].lanes == op.operand(operand).length
+
+
+@pytest.mark.parametrize("op_id", [op.id for op in MMA_OPS if op.kind == "mma_sync"])
+def test_mma_sync_fragments_are_pairs(op_id: str) -> None:
+    """mma.sync's fragments hold pairs of consecutive k (PTX ISA): A row-major in 4 runs of 2 (rows
+    g and g + 8, k and k + 8), B k-major in 2 runs of 2."""
+    op = mma_op(op_id)
+    a = plan_fragment(op, "a", True, 40)
+    b = plan_fragment(op, "b", False, 40)
+    assert [r.lanes for r in a.runs] == [2, 2, 2, 2]
+    assert [r.lanes for r in b.runs] == [2, 2]
 
 
 def test_run_align() -> None:

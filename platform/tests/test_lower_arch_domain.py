@@ -73,20 +73,20 @@ def test_gfx12_wait_counters_are_gfx12_only() -> None:
     for _flavor, section in parse_arch_domain(_committed()).items():
         statuses = dict(section)
         for name in ("llvm.amdgcn.s.wait.loadcnt", "llvm.amdgcn.s.wait.dscnt", "llvm.amdgcn.s.wait.kmcnt"):
-            assert statuses[name] == ("arch-absent", "arch-absent", "arch-absent", "ok")
+            assert statuses[name] == ("arch-absent", "arch-absent", "arch-absent", "ok", "arch-absent")
 
 
 # --- the loader -----------------------------------------------------------------------------------
 
 _GOOD = (
     'format = "rocke.arch_domain/1"\n\n[llvm22]\n'
-    '"llvm.x" = { gfx942 = "ok", gfx950 = "ok", gfx1100 = "ok", gfx1201 = "ok" }\n'
+    '"llvm.x" = { gfx942 = "ok", gfx950 = "ok", gfx1100 = "ok", gfx1201 = "ok", sm_90 = "ok" }\n'
 )
 
 
 def test_parse_and_render_round_trip() -> None:
     sections = parse_arch_domain(_GOOD)
-    assert sections == {"llvm22": (("llvm.x", ("ok", "ok", "ok", "ok")),)}
+    assert sections == {"llvm22": (("llvm.x", ("ok", "ok", "ok", "ok", "ok")),)}
     assert render_arch_domain(sections).endswith(_GOOD)
 
 
@@ -97,9 +97,9 @@ def test_parse_and_render_round_trip() -> None:
         (_GOOD.replace("[llvm22]", "[llvm99]"), "arch_domain.toml: unknown flavor section 'llvm99'"),
         (_GOOD.replace('gfx1201 = "ok"', 'gfx1201 = "maybe"'),
          "arch_domain.toml: llvm22.'llvm.x'.gfx1201: expected one of ok, arch-absent, name-absent"),
-        (_GOOD.replace(', gfx1201 = "ok"', ""), "arch_domain.toml: llvm22.'llvm.x': 'gfx1201' is missing"),
+        (_GOOD.replace(', sm_90 = "ok"', ""), "arch_domain.toml: llvm22.'llvm.x': 'sm_90' is missing"),
         (_GOOD.replace('gfx942 = "ok", gfx950 = "ok"', 'gfx950 = "ok", gfx942 = "ok"'),
-         "arch_domain.toml: llvm22.'llvm.x': list the archs in order gfx942, gfx950, gfx1100, gfx1201"),
+         "arch_domain.toml: llvm22.'llvm.x': list the archs in order gfx942, gfx950, gfx1100, gfx1201, sm_90"),
     ],
 )
 def test_parse_refuses_malformed_tables(text: str, message: str) -> None:
@@ -176,11 +176,15 @@ def test_probe_module_passes_immargs_as_constants() -> None:
     from rocke.arch import get_flavor
 
     decl = IntrinsicDecl(0, "llvm.amdgcn.ds.swizzle", "i32", ("i32", "i32 immarg"), "llvm.amdgcn.ds.swizzle")
-    text = _tool().probe_module(decl, get_flavor("llvm22"))
+    text = _tool().probe_module(decl, get_flavor("llvm22"), "gfx942")
     assert "define amdgpu_kernel void @probe(ptr addrspace(1) %out, i32 %a0) {" in text
     assert "  %r = call i32 @llvm.amdgcn.ds.swizzle(i32 %a0, i32 0)" in text
     assert "  store i32 %r, ptr addrspace(1) %out" in text
     assert text.endswith("declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)\n")
+    # An arch of another target probes with that target's triple and kernel calling convention.
+    nvptx = _tool().probe_module(decl, get_flavor("llvm22"), "sm_90")
+    assert 'target triple = "nvptx64-nvidia-cuda"' in nvptx
+    assert "define ptx_kernel void @probe(ptr addrspace(1) %out, i32 %a0) {" in nvptx
 
 
 def test_regenerating_one_flavor_keeps_the_others() -> None:
@@ -233,12 +237,12 @@ def test_probe_classifies_unknown_and_unselectable_intrinsics(major: int) -> Non
     unknown = IntrinsicDecl(0, "llvm.amdgcn.rocke.no.such.thing", "i32", ("i32",), "llvm.amdgcn.rocke.no.such.thing")
     wait = IntrinsicDecl(0, "llvm.amdgcn.s.wait.loadcnt", "void", ("i16 immarg",), "llvm.amdgcn.s.wait.loadcnt")
     cases = [(unknown, "gfx942", "name-absent"), (wait, "gfx942", "arch-absent"), (wait, "gfx1201", "ok")]
-    jobs = [CompileJob(tool.probe_module(decl, get_flavor(flavor)), arch) for decl, arch, _ in cases]
+    jobs = [CompileJob(tool.probe_module(decl, get_flavor(flavor), arch), arch) for decl, arch, _ in cases]
     results = list(compile_many(jobs, flavor))
     assert [tool.classify(decl, r) for (decl, _, _), r in zip(cases, results, strict=True)] == [
         expected for _, _, expected in cases
     ]
     bad = IntrinsicDecl(0, "llvm.amdgcn.ds.bpermute", "i32", ("i64", "i32"), "llvm.amdgcn.ds.bpermute")
-    (result,) = compile_many([CompileJob(tool.probe_module(bad, get_flavor(flavor)), "gfx942")], flavor)
+    (result,) = compile_many([CompileJob(tool.probe_module(bad, get_flavor(flavor), "gfx942"), "gfx942")], flavor)
     with pytest.raises(tool.TableError, match=r"LLVM refuses the declaration of llvm\.amdgcn\.ds\.bpermute"):
         tool.classify(bad, result)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from rocke.arch import FLAVOR_NAMES, get_flavor
+from rocke.arch import ARCH_NAMES, FLAVOR_NAMES, get_arch, get_flavor, get_target
 from rocke.ir import Builder, bf16, f32, i32, ptr
 from rocke.ir.samples import buffer_copy
 from rocke.lower import lower
@@ -50,10 +50,15 @@ def test_flavor_rows() -> None:
     old, new = get_flavor("llvm20"), get_flavor("llvm22")
     assert (old.llvm_major, old.llvmlite_min, old.llvmlite_max) == (20, "0.45", "0.47")
     assert (new.llvm_major, new.llvmlite_min, new.llvmlite_max) == (22, "0.48", "0.50")
-    assert new.datalayout.startswith("e-m:e-") and "-p8:128:128:128:48-" in new.datalayout
-    assert old.datalayout.startswith("e-p:64:64-") and "-p8:128:128-" in old.datalayout
+    amd = get_target("amdgcn")
+    old_layout, new_layout = amd.datalayout("llvm20"), amd.datalayout("llvm22")
+    assert new_layout.startswith("e-m:e-") and "-p8:128:128:128:48-" in new_layout
+    assert old_layout.startswith("e-p:64:64-") and "-p8:128:128-" in old_layout
     # The two layouts differ in exactly those two components.
-    assert new.datalayout.replace("e-m:e-", "e-").replace("p8:128:128:128:48", "p8:128:128") == old.datalayout
+    assert new_layout.replace("e-m:e-", "e-").replace("p8:128:128:128:48", "p8:128:128") == old_layout
+    # NVPTX: LLVM 22 adds the 32-bit p6 space and i256 alignment.
+    nvptx = get_target("nvptx")
+    assert nvptx.datalayout("llvm22").replace("p6:32:32-", "").replace("-i256:256", "") == nvptx.datalayout("llvm20")
     assert (old.nocapture, new.nocapture) == ("nocapture", "captures(none)")
 
 
@@ -67,8 +72,8 @@ def test_lowered_text_uses_each_flavors_spellings() -> None:
     kernel = buffer_copy()
     old = lower(kernel, arch="gfx942", flavor="llvm20")
     new = lower(kernel, arch="gfx942", flavor="llvm22")
-    assert old.splitlines()[0] == f'target datalayout = "{get_flavor("llvm20").datalayout}"'
-    assert new.splitlines()[0] == f'target datalayout = "{get_flavor("llvm22").datalayout}"'
+    assert old.splitlines()[0] == f'target datalayout = "{get_target("amdgcn").datalayout("llvm20")}"'
+    assert new.splitlines()[0] == f'target datalayout = "{get_target("amdgcn").datalayout("llvm22")}"'
     assert " nocapture " in old and "captures(none)" not in old
     assert " captures(none) " in new and "nocapture" not in new
     assert "(ptr addrspace(1), i16, i32, i32)" in old and "to i64" not in old
@@ -83,11 +88,14 @@ def test_flavor_datalayout_is_the_running_llvms(major: int) -> None:
     llvm = _needs_llvm(major)
     from rocke.isa.llvm_module import target_datalayout
 
-    assert get_flavor(_flavor_of(major)).datalayout == target_datalayout()
-    # Every arch's target machine reports the same layout.
-    target = llvm.Target.from_triple("amdgcn-amd-amdhsa")
-    for cpu in ("gfx942", "gfx950", "gfx1100", "gfx1201"):
-        assert str(target.create_target_machine(cpu=cpu).target_data) == target_datalayout()
+    flavor = _flavor_of(major)
+    assert get_target("amdgcn").datalayout(flavor) == target_datalayout()
+    # Every arch's target machine reports its target's layout.
+    for name in ARCH_NAMES:
+        arch = get_arch(name)
+        target = arch.vendor_target
+        machine = llvm.Target.from_triple(target.triple).create_target_machine(cpu=arch.llvm_cpu)
+        assert str(machine.target_data) == target.datalayout(flavor), name
 
 
 @lanes

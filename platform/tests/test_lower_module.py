@@ -11,10 +11,12 @@ import pytest
 from rocke import isa
 from rocke.arch import (
     INTRINSICS,
+    TARGET_NAMES,
     ArchDataError,
     UnknownArchError,
     get_arch,
     get_flavor,
+    get_target,
     intrinsic_def,
     parse_flavor_data,
 )
@@ -46,7 +48,7 @@ def test_module_sections_in_order() -> None:
     text = lower(block_reduce(), arch="gfx942", flavor="llvm22")
     lines = text.split("\n")
     assert text.endswith("\n") and lines[-1] == ""
-    assert lines[0] == f'target datalayout = "{get_flavor("llvm22").datalayout}"'
+    assert lines[0] == f'target datalayout = "{get_target("amdgcn").datalayout("llvm22")}"'
     assert lines[1] == 'target triple = "amdgcn-amd-amdhsa"'
     assert lines[2] == ""
     assert lines[3] == "@rocke.lds = internal addrspace(3) global [32 x i8] poison, align 16"
@@ -388,7 +390,7 @@ def test_unknown_flavor_is_refused_first() -> None:
 def test_unknown_arch_is_the_rocke_arch_error() -> None:
     with pytest.raises(UnknownArchError) as info:
         lower(axpy(), arch="gfx90a", flavor="llvm22")
-    assert str(info.value) == "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201"
+    assert str(info.value) == "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90"
 
 
 def test_verifier_runs_with_the_arch() -> None:
@@ -404,15 +406,39 @@ def test_verifier_runs_with_the_arch() -> None:
 
 def test_every_op_has_a_lowering() -> None:
     assert sorted(LOWERINGS) == sorted(op.name for op in OPS if op.name != "scf.yield")
+    for target, table in dispatch.LOWERINGS_BY_TARGET.items():
+        assert sorted(table) == sorted(op.name for op in OPS if op.name != "scf.yield"), target
+    assert sorted(dispatch.LOWERINGS_BY_TARGET) == sorted(TARGET_NAMES)
 
 
 def test_one_lowering_file_per_dialect() -> None:
-    """rocke/lower/ops_<dialect>.py lowers exactly the ops of <dialect>, as the simulator's files do."""
+    """rocke/lower/ops_<dialect>.py lowers exactly the ops of <dialect>, as the simulator's files do;
+    so does every module of a target's own tables (rocke/lower/nvptx/ops_<dialect>.py)."""
     dialects = sorted({op.name.split(".")[0] for op in OPS})
     for dialect in dialects:
         module = getattr(dispatch, f"ops_{dialect}")
+        tables = [module.LOWERINGS, getattr(module, "SHARED_LOWERINGS", {})]
         assert module.LOWERINGS, dialect
-        assert {name.split(".")[0] for name in module.LOWERINGS} == {dialect}, module.__name__
+        for table in tables:
+            assert {name.split(".")[0] for name in table} <= {dialect}, module.__name__
+    for tables in dispatch.TARGET_TABLES.values():
+        for table in tables:
+            assert len({name.split(".")[0] for name in table}) == 1
+
+
+def test_nvptx_module_sections() -> None:
+    """An sm_90 module: the nvptx target's datalayout, triple and calling convention, the kernel's
+    attributes, then its !nvvm.annotations bound on the workgroup size."""
+    text = lower(block_reduce(), arch="sm_90", flavor="llvm22")
+    lines = text.split("\n")
+    assert lines[0] == f'target datalayout = "{get_target("nvptx").datalayout("llvm22")}"'
+    assert lines[1] == 'target triple = "nvptx64-nvidia-cuda"'
+    assert lines[3] == "@rocke.lds = internal addrspace(3) global [32 x i8] poison, align 16"
+    assert lines[5].startswith("define ptx_kernel void @block_reduce(")
+    assert 'attributes #0 = { "target-cpu"="sm_90" }' in lines
+    bound = block_reduce().attrs["max_workgroup_size"]
+    assert text.endswith(f'\n\n!nvvm.annotations = !{{!0}}\n!0 = !{{ptr @block_reduce, !"maxntidx", i32 {bound}}}\n')
+    assert "llvm.amdgcn" not in text
 
 
 def test_merging_the_lowering_tables_refuses_a_duplicate_op() -> None:
@@ -450,7 +476,7 @@ _FLAVORS = read_data_text("flavors.toml")
         ('nocapture = "nocapture"\n', "", "flavors.toml: flavor 'llvm20': 'nocapture' is missing"),
         ('name = "llvm20"', 'name = "llvm30"', "flavors.toml: flavor rows must be sorted by name"),
         ('{ ir = "f16", llvm = "half" },\n', "",
-         "flavors.toml: target.scalar_types: must list exactly i1, i8, i16, i32, i64, f16, bf16, f32 in this order"),
+         "flavors.toml: llvm.scalar_types: must list exactly i1, i8, i16, i32, i64, f16, bf16, f32 in this order"),
         ("llvm_major = 22", "llvm_major = -22", "flavors.toml: flavor 'llvm22'.llvm_major: expected a non-negative "
          "integer"),
     ],

@@ -64,7 +64,7 @@ void mma_queries() {
   check_throws<rocke::ValueError>([] { mma_ops({.acc_dtype = "x"}); },
                                   "unknown acc_dtype 'x'; known: i1, i8, i16, i32, i64, f16, bf16, f32", "bad acc");
   check_throws<rocke::arch::UnknownArchError>([] { mma_ops({.arch = "gfx90a"}); },
-                                              "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201",
+                                              "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90",
                                               "bad arch");
   auto layout = rocke::arch::operand_layout("mfma_f32_32x32x8_f16", "a");
   check(layout.size() == 256, "operand_layout size");
@@ -77,8 +77,9 @@ void mma_queries() {
 void occupancy_queries() {
   using rocke::arch::fits_lds;
   using rocke::arch::occupancy;
-  const std::vector<std::string> archs{"gfx942", "gfx950", "gfx1100", "gfx1201"};
-  const std::vector<std::string> want{"1 0 2 8 0", "1 1 2 8 0", "1 0 0 16 0", "1 0 0 16 0"};
+  const std::vector<std::string> archs{"gfx942", "gfx950", "gfx1100", "gfx1201", "sm_90"};
+  // sm_90 has no AGPRs or SGPRs (asking for them leaves no room) and 227 KiB per block.
+  const std::vector<std::string> want{"1 0 2 8 0", "1 1 2 8 0", "1 0 0 16 0", "1 0 0 16 0", "1 1 0 0 0"};
   for (std::size_t i = 0; i < archs.size(); ++i) {
     const std::string& a = archs[i];
     std::string got = ints({fits_lds(a, 65536), fits_lds(a, 65537),
@@ -88,6 +89,11 @@ void occupancy_queries() {
                                  occupancy(a, {.vgprs = 300, .sgprs = 10, .workgroup_size = 64})});
     check_eq(got, want[i], cat("occupancy ", a));
   }
+  // The CUDA rules: 128 registers per thread leave 16 warps per SM (4 per sub-partition); 32 per
+  // thread and two-warp blocks fill the 64 warps (32 blocks).
+  check_eq(ints({occupancy("sm_90", {.vgprs = 128, .lds_bytes = 32768, .workgroup_size = 256}),
+                 occupancy("sm_90", {.vgprs = 32, .workgroup_size = 64})}),
+           "4 16", "occupancy sm_90");
   check_throws<rocke::ValueError>([] { occupancy("gfx942", {.vgprs = -1, .workgroup_size = 1}); },
                                   "occupancy: vgprs must be a non-negative int", "negative vgprs");
   check_throws<rocke::ValueError>([] { occupancy("gfx942", {.vgprs = 1}); },

@@ -200,7 +200,7 @@ void check_configs() {
   check(lines.size() == 2 && lines[0].lineno == 3 && lines[1].refuse && lines[1].arch == "gfx1100", "parse lines");
   check_eq(lines[1].key(), "refuse gfx1100 block=0 dtype=f16 fast=0", "config key");
   const std::pair<const char*, const char*> bad[] = {
-      {"gfx90a block=64 dtype=f16 fast=1", "x.cfg line 2: unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201"},
+      {"gfx90a block=64 dtype=f16 fast=1", "x.cfg line 2: unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90"},
       {"gfx942 dtype=f16 block=64 fast=1", "x.cfg line 2: not canonical; write 'block=64 dtype=f16 fast=1'"},
       {"refuse gfx942 dtype=f16 block=0 fast=1", "x.cfg line 2: not canonical; write 'block=0 dtype=f16 fast=1'"},
       {"gfx942 block=0 dtype=f16 fast=1",
@@ -280,7 +280,7 @@ void check_file_mode(const fs::path& dir) {
     }
   }
   Run unknown_arch = run({"--arch", "gfx90a", "--flavor", "llvm22", files[0]});
-  check(unknown_arch.out.find("refusal 62\nunknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201\n") !=
+  check(unknown_arch.out.find("refusal 69\nunknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90\n") !=
             std::string::npos,
         "an unknown arch is a refusal with the Python text: " + unknown_arch.out);
 }

@@ -115,7 +115,7 @@ void elementwise_builds() {
   check_throws<SpecError>([] { build_kv("block=96 dtype=f16 op=add vec=8", "gfx942"); },
                           "elementwise: block=96: must be a multiple of the wave size 64 of gfx942", "arch rule");
   check_throws<rocke::arch::UnknownArchError>([] { build_kv("block=96 dtype=f16 op=add vec=8", "gfx90a"); },
-                                              "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201",
+                                              "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90",
                                               "unknown arch");
 }
 

@@ -257,7 +257,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 attributes #0 = { "amdgpu-flat-work-group-size"="64,64" "target-cpu"="gfx950" }
 )LL"},
     {"buf", "gfx942", "llvm20", "LowerError", R"LL(mem.buffer_load %4 at body[3]: a buffer access of vec<f16x3> moves 6 bytes; raw buffer accesses move 1, 2, 4, 8, 12 or 16 bytes)LL"},
-    {"consts", "gfx90a", "llvm22", "UnknownArchError", R"LL(unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201)LL"},
+    {"consts", "gfx90a", "llvm22", "UnknownArchError", R"LL(unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90)LL"},
     {"consts", "gfx90a", "llvm99", "ValueError", R"LL(unknown flavor 'llvm99'; known flavors: llvm20, llvm22)LL"},
 };
 
@@ -350,7 +350,7 @@ void check_refusal_types() {
     }
   }
   rocke_test::check_throws<rocke::KeyError>([&] { rocke::lower::lower(kernel, "gfx90a", "llvm22"); },
-                                            "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201",
+                                            "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90",
                                             "an unknown arch is a KeyError too (UnknownArchError)");
   rocke_test::check_throws<rocke::ValueError>([&] { rocke::lower::lower(kernel, "gfx90a", "llvm21"); },
                                               "unknown flavor 'llvm21'; known flavors: llvm20, llvm22",
@@ -425,7 +425,8 @@ void check_dispatch() {
   const std::pair<std::string, const lw::Lowerings*> files[] = {
       {"arith", &lw::ops_arith::lowerings()}, {"math", &lw::ops_math::lowerings()},
       {"gpu", &lw::ops_gpu::lowerings()},     {"mem", &lw::ops_mem::lowerings()},
-      {"xlane", &lw::ops_xlane::lowerings()}, {"sync", &lw::ops_sync::lowerings()},
+      {"mem", &lw::ops_mem::shared_lowerings()}, {"xlane", &lw::ops_xlane::lowerings()},
+      {"sync", &lw::ops_sync::lowerings()},   {"sync", &lw::ops_sync::shared_lowerings()},
       {"mma", &lw::ops_mma::lowerings()},     {"vec", &lw::ops_vec::lowerings()},
       {"scf", &lw::ops_scf::lowerings()}};
   std::size_t count = 0;

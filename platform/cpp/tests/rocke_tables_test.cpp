@@ -94,12 +94,12 @@ void op_table() {
 
 void arch_facts() {
   const auto& names = rocke::arch::arch_names();
-  check(names.size() == 4 && names[0] == "gfx942", "arch names in file order");
+  check(names.size() == 5 && names[0] == "gfx942" && names[4] == "sm_90", "arch names in file order");
   const auto& gfx1100 = rocke::arch::get_arch("gfx1100");
   check(gfx1100.wave_size == 32 && gfx1100.mma_kind == "wmma", "gfx1100 facts");
   check(gfx1100.has_feature("ds_bpermute") && !gfx1100.has_feature("mfma"), "gfx1100 features");
   check_throws<rocke::arch::UnknownArchError>([] { rocke::arch::get_arch("gfx90a"); },
-                                             "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201",
+                                             "unknown arch 'gfx90a'; known: gfx942, gfx950, gfx1100, gfx1201, sm_90",
                                              "unknown arch");
   check_throws<rocke::ValueError>([&] { gfx1100.has_feature("warp_speed"); },
                                   std::string("unknown feature 'warp_speed'; known: ") + [] {

@@ -42,7 +42,19 @@ from rocke.families.refusals import (
 from rocke.gates.emitters import emit_python
 from rocke.gates.progress import LLVM_PHASE, LOWER_PHASE, READ_PHASE, Progress
 from rocke.gates.runner import Shard, parallel_map, select_families, sharded_configs
-from rocke.isa import CompileJob, LLVMVerifyError, Resources, compile_many, refusal_reason, resources, running_flavor
+from rocke.isa import (
+    CompileJob,
+    LLVMVerifyError,
+    NvidiaResources,
+    Resources,
+    ToolchainError,
+    codegen_target,
+    compile_many,
+    refusal_reason,
+    resources,
+    run_ptxas,
+    running_flavor,
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +62,7 @@ class ValidityRow:
     family: str
     key: str
     flavor: str
-    resources: Resources | None
+    resources: Resources | NvidiaResources | None
     problem: str = ""
     reason: str = ""  # refusal_reason of the resources ("" when shippable or not measured)
     refuse: bool = False  # a refusal config (measured because only the refusal table refuses it)
@@ -93,6 +105,8 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
         elif not result.ok:
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"compile: {result.error}",
                                     refuse=config.refuse))
+        elif codegen_target(config.arch).vendor == "nvidia":
+            rows.append(_ptxas_row(family, config, flavor, str(result.value)))
         else:
             res = resources(result.value, config.arch)
             reason, problem = config_problem(config, res)
@@ -105,13 +119,34 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
     return rows
 
 
+def _ptxas_row(family: Family, config: ConfigLine, flavor: str, ptx: str) -> ValidityRow:
+    """An NVIDIA config's row: ptxas assembles the PTX LLVM wrote and reports its resources."""
+    target = codegen_target(config.arch)
+    try:
+        (res,) = run_ptxas(ptx, target.cpu, arch=config.arch).resources
+    except ToolchainError as exc:
+        return ValidityRow(family.name, config.key, flavor, None, f"ptxas: {exc}", refuse=config.refuse)
+    bound = re.search(r"^\.maxntid\s+(\d+)", ptx, flags=re.MULTILINE)
+    if bound is None:
+        return ValidityRow(family.name, config.key, flavor, res, "ptxas: the PTX names no .maxntid",
+                           refuse=config.refuse)
+    res = res.with_occupancy(int(bound.group(1)))
+    reason, problem = config_problem(config, res)
+    if reason and config.refuse:
+        # The refusal tables hold the AMD backend's figures; an NVIDIA kernel that cannot ship is
+        # refused by its builder's rules (a config the family refuses before any LLVM sees it).
+        problem = (f"{reason}: {_figures(res)} (an sm_90 config that cannot ship must be refused by the "
+                   "family's rules; refusal tables hold AMD figures)")
+    return ValidityRow(family.name, config.key, flavor, res, problem, "" if problem else reason, config.refuse)
+
+
 def measure_configs(family: Family, configs: list[ConfigLine], *, jobs: int = 1) -> list[ValidityRow]:
     """The gate's measurement, at the running LLVM's flavor, of config lines no config file lists
     (e.g. the specs a planner picks for problems): one row each; a row with a problem could not ship."""
     return _measure(family, configs, running_flavor(), jobs, Progress("validity", len(configs), quiet=True))
 
 
-def config_problem(config: ConfigLine, res: Resources) -> tuple[str, str]:
+def config_problem(config: ConfigLine, res: Resources | NvidiaResources) -> tuple[str, str]:
     """(refusal reason or "", the gate's problem or ""): a must-build config must be shippable."""
     reason = refusal_reason(res) or ""
     if not reason or config.refuse:
@@ -149,7 +184,9 @@ def descriptor_problem(asm_text: str, res: Resources) -> str:
     return ""
 
 
-def _figures(res: Resources) -> str:
+def _figures(res: Resources | NvidiaResources) -> str:
+    if isinstance(res, NvidiaResources):
+        return " ".join(f"{name}={value}" for name, value in res.to_dict().items() if name not in ("kernel", "arch"))
     return " ".join(f"{name}={value}" for name, value in Measured.of("", "", res).figures)
 
 
@@ -313,6 +350,10 @@ def format_rows(rows: list[ValidityRow]) -> str:
         bad = [r for r in mine if r.problem]
         refused = [r for r in mine if r.refuse and r.reason]
         span = f"occupancy min/median/max {occ[0]}/{occ[len(occ) // 2]}/{occ[-1]}" if occ else "no kernels"
+        regs = sorted(r.resources.registers for r in mine
+                      if isinstance(r.resources, NvidiaResources) and not r.refuse)
+        if regs:
+            span += f", ptxas registers min/median/max {regs[0]}/{regs[len(regs) // 2]}/{regs[-1]}"
         lines.append(f"{name:<24} {len(mine) - len(refused)} configs, {len(bad)} problems, {span}, "
                      f"{len(refused)} resource refusals")
         lines += [f"  [{r.key}] {r.problem}" for r in bad]

@@ -19,7 +19,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from rocke.isa.errors import PtxasError, PtxasNotFoundError, ResourceParseError
@@ -68,6 +68,18 @@ class NvidiaResources:
     constant_bytes: int
     param_bytes: int
     barriers: int
+    occupancy: int = 0  # resident warps per SM sub-partition (rocke.arch.occupancy); 0 until a caller
+    # that knows the block size sets it (`with_occupancy`)
+
+    def with_occupancy(self, block_threads: int) -> NvidiaResources:
+        """These resources with the occupancy of a `block_threads`-thread block: the CUDA rules as
+        rocke.arch.occupancy models them (registers per thread in units of 8, shared memory plus the
+        1 KiB the system reserves per block, 32 blocks and 64 warps per SM)."""
+        from rocke.arch import occupancy
+
+        warps = occupancy(self.arch, vgprs=self.registers, sgprs=0, lds_bytes=self.shared_bytes,
+                          workgroup_size=block_threads)
+        return replace(self, occupancy=warps)
 
     def to_dict(self) -> dict[str, str | int]:
         """Fields in declaration order, JSON-ready."""

@@ -43,7 +43,7 @@ def test_tolerance_covers_the_hardware_exp2_and_rcp(line: ConfigLine, mode: str)
     assert result.ok, result.message
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "sm_90"])
 def test_tiny_problem(arch: str) -> None:
     spec = ElementwiseSpec.from_kv("block=64 dtype=bf16 op=sub vec=8")
     for n in (1, 7, 9):
@@ -54,7 +54,7 @@ def test_tiny_problem(arch: str) -> None:
 NEGATIVE = ElementwiseSpec.from_kv("block=64 dtype=f16 op=add vec=4")
 
 
-@pytest.mark.parametrize("arch", ["gfx950", "gfx1100"])
+@pytest.mark.parametrize("arch", ["gfx950", "gfx1100", "sm_90"])
 def test_negative_control_dropped_tail(arch: str) -> None:
     n = tail_size(NEGATIVE)
     result = run_case(NEGATIVE, arch, n, fault="drop_tail")
@@ -62,7 +62,7 @@ def test_negative_control_dropped_tail(arch: str) -> None:
     assert result.mismatches == 1 and result.worst_index == (n - 1,)  # only the partial vector's element
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "sm_90"])
 def test_negative_control_shifted_input(arch: str) -> None:
     result = run_case(NEGATIVE, arch, tail_size(NEGATIVE), fault="shift_input")
     assert not result.ok

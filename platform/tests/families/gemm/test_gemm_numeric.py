@@ -60,6 +60,8 @@ SMALL = {
                "double_buffer=1 lds_pad=8 op_id=wmma_f32_16x16x16_f16_gfx11 wm=2 wn=2",
     "gfx1201": "a_dtype=bf16 a_layout=col b_dtype=bf16 b_layout=col bias=1 bk=16 bm=32 bn=32 c_dtype=bf16 "
                "double_buffer=1 lds_pad=0 op_id=wmma_f32_16x16x16_bf16_gfx12 wm=2 wn=2",
+    "sm_90": "a_dtype=f16 a_layout=row b_dtype=f16 b_layout=col bias=1 bk=16 bm=32 bn=16 c_dtype=f32 "
+             "double_buffer=1 lds_pad=8 op_id=mma_sync_f32_16x8x16_f16 wm=2 wn=2",
 }
 
 
@@ -75,6 +77,7 @@ SQUARE = {
     "gfx942": SMALL["gfx942"].replace("mfma_f32_32x32x8_f16", "mfma_f32_16x16x16_f16"),
     "gfx1100": SMALL["gfx1100"],
     "gfx1201": SMALL["gfx1201"],
+    "sm_90": SMALL["sm_90"],  # mma.sync's A is 16 x 16
 }
 
 
@@ -87,7 +90,7 @@ def test_negative_control_transposed_a_fragment(arch: str) -> None:
     assert result.mismatches > result.count // 2
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "sm_90"])
 def test_negative_control_dropped_column_mask(arch: str) -> None:
     """Columns past N land in the next row's first columns, which only the edge tiles write."""
     spec = GemmSpec.from_kv(SMALL[arch])
@@ -96,7 +99,7 @@ def test_negative_control_dropped_column_mask(arch: str) -> None:
     assert result.worst_index is not None and result.worst_index[1] < spec.bn
 
 
-@pytest.mark.parametrize("arch", ["gfx950", "gfx1100"])
+@pytest.mark.parametrize("arch", ["gfx950", "gfx1100", "sm_90"])
 def test_negative_control_wrong_scale(arch: str) -> None:
     spec = GemmSpec.from_kv(SMALL[arch])
     result = run_case(spec, arch, *edge_problem(spec), fault="alpha_squared")

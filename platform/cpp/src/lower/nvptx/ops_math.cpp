@@ -1,6 +1,8 @@
 // Python twin: rocke/lower/nvptx/ops_math.py
 #include "rocke/lower/nvptx/ops_math.hpp"
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,31 +30,32 @@ const std::vector<std::string_view>& steps_of(std::string_view opcode) {
   return rsqrt;
 }
 
-// result = each step's intrinsic applied in turn to the f32 text x.
-void f32_steps(FunctionEmitter& em, const std::vector<std::string_view>& steps, std::string x,
-               const std::string& result) {
+// Each step's intrinsic applied in turn to the f32 text x, the last into result (a new temporary
+// when nullopt; temporaries are taken as they are defined, so they number in text order).
+std::string f32_steps(FunctionEmitter& em, const std::vector<std::string_view>& steps, std::string x,
+                      const std::optional<std::string>& result) {
   for (std::size_t index = 0; index < steps.size(); ++index) {
     const arch::IntrinsicDef& row = arch::intrinsic_def(steps[index]);
-    std::string out = index == steps.size() - 1 ? result : em.temp();
     const arch::IntrinsicDecl& decl = row.overload.empty() ? em.declare(row) : em.declare(row, "f32", 0);
+    std::string out = index == steps.size() - 1 && result.has_value() ? *result : em.temp();
     em.call(decl, {x}, out);
     x = out;
   }
+  return x;
 }
 
-// One lane: result = the steps of x, extended to f32 and rounded back when elem is not f32.
-void scalar_math(FunctionEmitter& em, const std::vector<std::string_view>& steps, const ir::Type& elem,
-                 const std::string& x, const std::string& result) {
+// One lane: the steps of x into result (a new temporary when nullopt), extended to f32 and rounded
+// back when elem is not f32.
+std::string scalar_math(FunctionEmitter& em, const std::vector<std::string_view>& steps, const ir::Type& elem,
+                        const std::string& x, std::optional<std::string> result) {
   const std::string& ty = scalar_text(elem);
-  if (ty == kF32) {
-    f32_steps(em, steps, x, result);
-    return;
-  }
+  if (ty == kF32) return f32_steps(em, steps, x, result);
   std::string wide = em.temp();
-  std::string value = em.temp();
   em.emit(wide, " = fpext ", ty, " ", x, " to ", kF32);
-  f32_steps(em, steps, wide, value);
-  em.emit(result, " = fptrunc ", kF32, " ", value, " to ", ty);
+  std::string value = f32_steps(em, steps, wide, std::nullopt);
+  if (!result.has_value()) result = em.temp();
+  em.emit(*result, " = fptrunc ", kF32, " ", value, " to ", ty);
+  return *result;
 }
 
 void lower_math(FunctionEmitter& em, const ir::Op& op) {
@@ -70,9 +73,8 @@ void lower_math(FunctionEmitter& em, const ir::Op& op) {
   std::string acc = "poison";
   for (std::int64_t lane = 0; lane < x.type.lanes(); ++lane) {
     std::string item = em.temp();
-    std::string value = em.temp();
     em.emit(item, " = extractelement ", em.typed(x), ", i32 ", lane);
-    scalar_math(em, steps, elem_type, item, value);
+    std::string value = scalar_math(em, steps, elem_type, item, std::nullopt);
     std::string next = lane == x.type.lanes() - 1 ? em.bind(result) : em.temp();
     em.emit(next, " = insertelement ", vec_text, " ", acc, ", ", elem, " ", value, ", i32 ", lane);
     acc = next;

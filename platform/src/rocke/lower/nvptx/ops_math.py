@@ -26,25 +26,30 @@ STEPS = {
 }
 
 
-def f32_steps(em: FunctionEmitter, steps: tuple[str, ...], x: str, result: str) -> None:
-    """result = each step's intrinsic applied in turn to the f32 text x."""
+def f32_steps(em: FunctionEmitter, steps: tuple[str, ...], x: str, result: str | None) -> str:
+    """Each step's intrinsic applied in turn to the f32 text x, the last into result (a new
+    temporary when None; temporaries are taken as they are defined, so they number in text order)."""
     for index, name in enumerate(steps):
         row = intrinsic_def(name)
-        out = result if index == len(steps) - 1 else em.temp()
-        em.call(em.declare(row, "f32", 0) if row.overload else em.declare(row), [x], out)
+        decl = em.declare(row, "f32", 0) if row.overload else em.declare(row)
+        out = result if index == len(steps) - 1 and result is not None else em.temp()
+        em.call(decl, [x], out)
         x = out
+    return x
 
 
-def scalar_math(em: FunctionEmitter, steps: tuple[str, ...], elem: ScalarType, x: str, result: str) -> None:
-    """One lane: result = the steps of x, extended to f32 and rounded back when elem is not f32."""
+def scalar_math(em: FunctionEmitter, steps: tuple[str, ...], elem: ScalarType, x: str, result: str | None) -> str:
+    """One lane: the steps of x into result (a new temporary when None), extended to f32 and
+    rounded back when elem is not f32."""
     ty = scalar_text(elem)
     if ty == F32:
-        f32_steps(em, steps, x, result)
-        return
-    wide, value = em.temp(), em.temp()
+        return f32_steps(em, steps, x, result)
+    wide = em.temp()
     em.emit(f"{wide} = fpext {ty} {x} to {F32}")
-    f32_steps(em, steps, wide, value)
+    value = f32_steps(em, steps, wide, None)
+    result = result if result is not None else em.temp()
     em.emit(f"{result} = fptrunc {F32} {value} to {ty}")
+    return result
 
 
 def lower_math(em: FunctionEmitter, op: Op) -> None:
@@ -59,9 +64,9 @@ def lower_math(em: FunctionEmitter, op: Op) -> None:
     elem = scalar_text(x.type.elem)
     acc = "poison"
     for lane in range(x.type.lanes):
-        item, value = em.temp(), em.temp()
+        item = em.temp()
         em.emit(f"{item} = extractelement {em.typed(x)}, i32 {lane}")
-        scalar_math(em, steps, x.type.elem, item, value)
+        value = scalar_math(em, steps, x.type.elem, item, None)
         nxt = em.bind(result) if lane == x.type.lanes - 1 else em.temp()
         em.emit(f"{nxt} = insertelement {vec_text} {acc}, {elem} {value}, i32 {lane}")
         acc = nxt
