@@ -2,6 +2,7 @@
 #include "rocke_library/kernels/attention/attention_fwd/builder.hpp"
 
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -188,6 +189,63 @@ std::vector<Values> load_q(Builder& b, const AttentionFwdSpec& spec, const Atten
   return frags;
 }
 
+// frags[step][rep]: the Q (A operand) fragments of the wave's rows (S = Q K^T), from global memory;
+// an A slot's query is the lane's plus the slot's offset (plan.q_col).
+std::vector<Values> load_q_rows(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& plan, Value* rsrc,
+                                Value* stride_s, Value* lane, Value* row0, Value* seqlen_q, Type elem) {
+  const arch::MmaOp& op = *plan.op;
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Value* d_lane = helpers::emit_lane_part(b, plan.q_row.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, plan.q_col.lane_part, lane);
+  std::set<std::int64_t> offset_set(plan.q_col.slot_offsets.begin(), plan.q_col.slot_offsets.end());
+  std::vector<std::int64_t> offsets(offset_set.begin(), offset_set.end());
+  std::int64_t classes = static_cast<std::int64_t>(offsets.size());
+  Values oks;
+  Values lines;
+  for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+    for (std::int64_t offset : offsets) {
+      Value* first_row = add_i32(b, row0, rep * op.m + offset);
+      Value* row = b.add(first_row, q_lane, "q_row");
+      oks.push_back(b.cmpi("slt", row, seqlen_q));
+      Value* scaled = b.mul(row, stride_s);
+      lines.push_back(b.add(scaled, d_lane));
+    }
+  }
+  std::vector<std::vector<std::int64_t>> class_slots;
+  for (std::int64_t offset : offsets) {
+    std::vector<std::int64_t> slots;
+    for (std::int64_t slot = 0; slot < op.a.length; ++slot) {
+      if (plan.q_col.slot_offsets[at(slot)] == offset) slots.push_back(slot);
+    }
+    class_slots.push_back(std::move(slots));
+  }
+  std::vector<Values> frags;
+  for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
+    Values row_frags;
+    for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+      Value* frag = b.splat(b.const_(0.0, elem), op.a.length);
+      for (std::int64_t oi = 0; oi < classes; ++oi) {
+        std::int64_t idx = rep * classes + oi;
+        const std::vector<std::int64_t>& slots = class_slots[at(oi)];
+        std::vector<std::int64_t> d_offsets;
+        for (std::int64_t slot : slots) d_offsets.push_back(plan.q_row.slot_offsets[at(slot)]);
+        for (auto [first, count] : runs(d_offsets, kMaxAccessElems)) {
+          Value* index = add_i32(b, lines[at(idx)], step * op.k + plan.q_row.slot_offsets[at(slots[at(first)])]);
+          Value* offset_at = helpers::masked_offset(b, oks[at(idx)], index, esize);
+          Value* part = b.buffer_load(rsrc, offset_at, helpers::vector_type(elem, count));
+          for (std::int64_t j = 0; j < count; ++j) {
+            Value* element = count == 1 ? part : b.extract(part, j);
+            frag = b.insert(frag, element, slots[at(first + j)]);
+          }
+        }
+      }
+      row_frags.push_back(frag);
+    }
+    frags.push_back(std::move(row_frags));
+  }
+  return frags;
+}
+
 // One thread's share of the K / V tile copy, set up once before the key loop.
 class KvCopy {
  public:
@@ -272,7 +330,11 @@ std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_ld
                                              "k_frag");
       for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
         Value*& acc = accs[at(rk)][at(rq)];
-        acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
+        if (plan.rows) {
+          acc = b.mma(op.id, qfrags[at(step)][at(rq)], kfrag, acc, "s");
+        } else {
+          acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
+        }
       }
     }
   }
@@ -335,7 +397,9 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* o_rsrc = views.o;
-  Value* d_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
+  const helpers::SplitFormula& d_form = plan.rows ? plan.c_col : plan.c_row;  // the C formula of the head_dim index
+  std::int64_t d_atom = plan.rows ? op.n : op.m;
+  Value* d_lane = helpers::emit_lane_part(b, d_form.lane_part, lane);
   std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
   Value* lse_rows = nullptr;
   Value* lse_count = nullptr;
@@ -367,13 +431,13 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
       Value* row_at = b.mul(row, params.o_strides.s);
       Value* line = b.add(row_at, d_lane);
       std::vector<std::int64_t> slot_offsets;
-      for (std::int64_t slot : slots) slot_offsets.push_back(plan.c_row.slot_offsets[at(slot)]);
+      for (std::int64_t slot : slots) slot_offsets.push_back(d_form.slot_offsets[at(slot)]);
       auto pieces = runs(slot_offsets, kMaxAccessElems);
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         Value* inv_v = b.splat(inv, op.c.length);
         Value* scaled = b.mul(accs[at(rd)][at(rq)], inv_v, "o");
         for (auto [first, count] : pieces) {
-          Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slots[at(first)])]);
+          Value* index = add_i32(b, line, rd * d_atom + d_form.slot_offsets[at(slots[at(first)])]);
           Value* value = nullptr;
           if (count == 1) {
             Value* element = b.extract(scaled, slots[at(first)]);
@@ -427,15 +491,23 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
   std::vector<Values> qfrags =
-      load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem);
+      plan.rows ? load_q_rows(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem)
+                : load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem);
 
-  Value* key_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
-  Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
+  // The C formulas of the key and the query (S^T: rows and columns; S: columns and rows) and the
+  // extents of an atom along the queries, the keys of S and head_dim of O.
+  const helpers::SplitFormula& key_form = plan.rows ? plan.c_col : plan.c_row;
+  const helpers::SplitFormula& query_form = plan.rows ? plan.c_row : plan.c_col;
+  std::int64_t q_atom = plan.rows ? op.m : op.n;
+  std::int64_t key_atom = plan.rows ? op.n : op.m;
+  std::int64_t d_atom = plan.rows ? op.n : op.m;
+  Value* key_lane = helpers::emit_lane_part(b, key_form.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, query_form.lane_part, lane);
   std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
   Values rows;  // per query repeat and class
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
     for (std::int64_t offset : plan.col_offsets) {
-      Value* first_row = add_i32(b, block_row0, rq * op.n + offset);
+      Value* first_row = add_i32(b, block_row0, rq * q_atom + offset);
       rows.push_back(b.add(first_row, q_lane, "row"));
     }
   }
@@ -447,12 +519,12 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   const KvCopy copy(b, plan, tid, params.k_strides.s, params.v_strides.s);
   Values k_bases;
   for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-    Value* line0 = const_i32(b, rk * op.m);
+    Value* line0 = const_i32(b, rk * key_atom);
     k_bases.push_back(helpers::fragment_base(b, plan.k_frag, lane, line0, "k_frag_base"));
   }
   Values v_bases;
   for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-    Value* line0 = const_i32(b, rd * op.m);
+    Value* line0 = const_i32(b, rd * d_atom);
     v_bases.push_back(helpers::fragment_base(b, plan.v_frag, lane, line0, "vt_frag_base"));
   }
   Values p_store_bases;
@@ -525,7 +597,7 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
         Values scores;
         for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
           for (std::int64_t slot : slots) {
-            std::int64_t key = rk * op.m + plan.c_row.slot_offsets[at(slot)];
+            std::int64_t key = rk * key_atom + key_form.slot_offsets[at(slot)];
             Value* visible = b.cmpi("sle", const_i32(b, key), room);
             Value* raw = b.extract(s_accs[at(rk)][at(rq)], slot);
             Value* value = b.mul(raw, scale2);
@@ -563,7 +635,11 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
             helpers::load_fragment(b, v_lds, v_now[at(rd)], plan.v_frag, step * op.k, elem, v_multiples, "vt_frag");
         for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
           Value*& acc = o_accs[at(rd)][at(rq)];
-          acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
+          if (plan.rows) {
+            acc = b.mma(op.id, pfrags[at(step)][at(rq)], vfrag, acc, "o_acc");
+          } else {
+            acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
+          }
         }
       }
     }
