@@ -52,6 +52,22 @@ def test_c_to_b_register_path_follows_the_catalog(op_id: str, registers: bool) -
     assert plan_chain(op, 2, op, "a") is None  # C columns run over lanes, A's k over slots
 
 
+@pytest.mark.parametrize("op_id", ["mma_sync_f32_16x8x16_f16", "mma_sync_f32_16x8x16_bf16"])
+def test_mma_sync_chains_two_c_atoms_into_one_a_fragment(op_id: str) -> None:
+    """The 16x8 atom (m != n): the C layout of two adjacent n = 8 atoms is the A layout of one
+    16 x 16 tile (slots 0..3 from the first atom, 4..7 from the second), so C -> A has a register
+    path; C -> B has none (B's k runs over lane % 4, C's rows over lane / 4)."""
+    op = mma_op(op_id)
+    for reps in (2, 4):
+        plan = plan_chain(op, reps, op, "a")
+        assert plan is not None and plan.steps == reps // 2
+        for step in range(plan.steps):
+            assert plan.picks[step] == tuple((2 * step + slot // 4, slot % 4) for slot in range(8))
+        assert _holds_same_elements(op, reps, op, "a", plan)
+    assert plan_chain(op, 1, op, "a") is None  # 8 columns do not fill one k step of 16
+    assert plan_chain(op, 2, op, "b") is None
+
+
 def test_a_catalog_rows_plan_is_remembered_and_a_copys_is_its_own() -> None:
     row = mma_op("mfma_f32_32x32x8_f16")
     assert is_catalog_row(row) and plan_chain(row, 2, row, "b") is plan_chain(row, 2, row, "b")

@@ -57,6 +57,8 @@ ATTENTION = [
      "q_stride_s=32 q_stride_h=672 o_stride_s=32 o_stride_h=672", "no_causal"),
     ("gfx950", "batch=3 seqlen_q=20 seqlen_k=17 total_q=35 total_k=30 seq_mode=varlen heads_q=2 heads_kv=2 "
      "head_dim=32 dtype=f16", "scale_twice"),
+    ("sm_90", "batch=2 seqlen_q=37 seqlen_k=45 heads_q=4 heads_kv=2 head_dim=64 dtype=bf16 mask=causal_br",
+     "no_causal"),  # mma.sync: two queries per lane and atom
 ]
 VARLEN_LENGTHS = {"gfx950": ((20, 0, 15), (17, 13, 0))}
 
@@ -176,6 +178,10 @@ ATTENTION_BWD = [
     ("gfx1201", "batch=1 seqlen_q=17 seqlen_k=22 heads_q=4 heads_kv=2 head_dim=128 dtype=f16 mask=causal_tl", None),
     ("gfx950", "batch=2 seqlen_q=13 seqlen_k=11 total_q=17 total_k=11 seq_mode=varlen heads_q=2 heads_kv=1 "
      "head_dim=32 dtype=bf16", ((13, 4), (11, 0))),
+    # sm_90 (mma.sync): GQA at head_dim 64 (main over 4 warps), MHA at head_dim 128 (main over 2 warps in
+    # chunks of 64, dq over 4 warps)
+    ("sm_90", "batch=1 seqlen_q=29 seqlen_k=23 heads_q=4 heads_kv=2 head_dim=64 dtype=f16 mask=causal_br", None),
+    ("sm_90", "batch=1 seqlen_q=21 seqlen_k=18 heads_q=2 heads_kv=2 head_dim=128 dtype=bf16", None),
 ]
 
 

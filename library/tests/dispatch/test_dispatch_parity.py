@@ -206,6 +206,19 @@ SM90_CONV = [
     ("conv_wgrad", "n=1 h=14 w=14 c=256 k=256 filter_y=3 filter_x=3 pad_h=1 pad_w=1 dtype=bf16"),  # split 1
 ]
 
+# sm_90 rows of both attention kinds (beside the random ones every arch gets): the mma.sync tiles per
+# head_dim (fwd block_n 32 / 64, main 4 warps / 2 warps with d_chunk 64, dq 4 warps of two row
+# atoms), both dtypes, every mask, MHA / GQA / MQA, batched and varlen.
+SM90_ATTENTION = [
+    "batch=2 seqlen_q=77 seqlen_k=91 heads_q=4 heads_kv=4 head_dim=64 dtype=f16",
+    "batch=2 seqlen_q=77 seqlen_k=91 heads_q=8 heads_kv=2 head_dim=128 dtype=bf16 mask=causal_tl",
+    "batch=1 seqlen_q=130 seqlen_k=40 heads_q=6 heads_kv=1 head_dim=32 dtype=f16 mask=causal_br",
+    "batch=3 seqlen_q=40 seqlen_k=41 total_q=77 total_k=91 seq_mode=varlen heads_q=8 heads_kv=2 head_dim=128 "
+    "dtype=f16 mask=causal_br",
+    "batch=3 seqlen_q=40 seqlen_k=41 total_q=77 total_k=91 seq_mode=varlen heads_q=2 heads_kv=2 head_dim=64 "
+    "dtype=bf16 mask=none",
+]
+
 
 def corpus() -> list[tuple[str, str, str]]:
     """(kind, problem text, arch) rows: per kind and arch the fixed edge and invalid rows and
@@ -221,6 +234,7 @@ def corpus() -> list[tuple[str, str, str]]:
             if kind.startswith("conv"):
                 texts += IGEMM_EDGE + (GRAD_INVALID if kind != "conv_fwd" else [])
             rows += [(kind, text, arch) for text in texts]
+    rows += [(kind, text, "sm_90") for kind in ("attention_fwd", "attention_bwd") for text in SM90_ATTENTION]
     rows += [("conv_fwd", "n=1 h=8 w=8 c=16 k=16 filter_y=3 filter_x=3 dtype=f16", "gfx900"),
              ("conv_transpose", "n=1", "gfx942")]
     rows += [(kind, text, "sm_90") for kind, text in SM90_CONV]
@@ -341,3 +355,26 @@ def test_seqlen_k_zero_is_planned_and_a_zero_stride_has_its_own_reason(kind):
         py = _python(kind, aliased, arch)
         assert py == _cpp(kind, aliased, arch) and py[2] == "refused", (arch, py[1])
         assert "LAYOUT_UNSUPPORTED" in py[1] and "TOO_LARGE" not in py[1] and "k_stride_b=0" in py[1], py[1]
+
+
+@pytest.mark.parametrize("kind", ["attention_fwd", "attention_bwd"])
+def test_sm90_attention_rows_plan_mma_sync_tiles_in_both_engines(kind):
+    """The sm_90 attention rows are planned, byte-identically in both engines, with mma.sync specs
+    at the tiles of the sm_90 rules (fwd block_n by head_dim; main 4 or 2 warps; dq 4 warps)."""
+    for text in SM90_ATTENTION:
+        py = _python(kind, text, "sm_90")
+        assert py == _cpp(kind, text, "sm_90") and py[2] == "planned", py[1]
+        launches = json.loads(py[0])["launches"]
+        head_dim = int(text.split("head_dim=")[1].split()[0])
+        specs = {launch["family"]: dict(p.split("=") for p in launch["spec"].split()) for launch in launches}
+        for family in ("attention_fwd", "attention_bwd_main", "attention_bwd_dq"):
+            if family in specs:
+                assert specs[family]["op_id"].startswith("mma_sync_f32_16x8x16_"), specs[family]
+        if kind == "attention_fwd":
+            assert (specs["attention_fwd"]["block_m"], specs["attention_fwd"]["block_n"]) == (
+                "64", "32" if head_dim <= 64 else "64")
+        else:
+            main = specs["attention_bwd_main"]
+            assert (main["block_n"], main["waves"], main["d_chunk"]) == (
+                ("64", "4", str(head_dim)) if head_dim <= 64 else ("32", "2", "64"))
+            assert (specs["attention_bwd_dq"]["block_m"], specs["attention_bwd_dq"]["waves"]) == ("64", "4")

@@ -326,9 +326,12 @@ class ParityConformance:
 # -- real LLVM ------------------------------------------------------------------------------------------------------
 
 
-def compiled_configs(family: Family, flavor: str) -> list[tuple[str, str, isa.Resources | None]]:
+def compiled_configs(family: Family, flavor: str
+                     ) -> list[tuple[str, str, isa.Resources | isa.NvidiaResources | None]]:
     """Every built config of the family, lowered for flavor and compiled by real LLVM (in child
-    processes): (config name, the assembly or the compile error's text, resources or None)."""
+    processes): (config name, the assembly or the compile error's text, resources or None). An
+    NVIDIA arch's PTX goes through ptxas (its resources at the kernel's block size, as the validity
+    gate measures them)."""
     jobs, names = [], []
     for line in family_configs(family):
         if line.refuse:
@@ -336,17 +339,31 @@ def compiled_configs(family: Family, flavor: str) -> list[tuple[str, str, isa.Re
         kernel = family.build(family.spec.from_kv(line.kv), line.arch)  # type: ignore[misc, union-attr]
         jobs.append(isa.CompileJob(lower(kernel, arch=line.arch, flavor=flavor), line.arch, "asm"))
         names.append(f"{family.name}.cfg line {line.lineno} ({line.arch})")
-    out: list[tuple[str, str, isa.Resources | None]] = []
+    out: list[tuple[str, str, isa.Resources | isa.NvidiaResources | None]] = []
     for name, job, result in zip(names, jobs, isa.compile_many(jobs, flavor), strict=True):
         if not result.ok:
             out.append((name, f"{result.error}", None))
             continue
         assert isinstance(result.value, str)
-        out.append((name, result.value, isa.resources(result.value, job.arch)))
+        target = isa.codegen_target(job.arch)
+        if target.vendor != "nvidia":
+            out.append((name, result.value, isa.resources(result.value, job.arch)))
+            continue
+        bound = re.search(r"^\.maxntid\s+(\d+)", result.value, flags=re.MULTILINE)
+        if bound is None:
+            out.append((name, "ptxas: the PTX names no .maxntid", None))
+            continue
+        try:
+            (res,) = isa.run_ptxas(result.value, target.cpu, arch=job.arch).resources
+        except isa.ToolchainError as exc:
+            out.append((name, f"ptxas: {exc}", None))
+            continue
+        out.append((name, result.value, res.with_occupancy(int(bound.group(1)))))
     return out
 
 
-def validity_problems(compiled: Iterable[tuple[str, str, isa.Resources | None]]) -> list[str]:
+def validity_problems(compiled: Iterable[tuple[str, str, isa.Resources | isa.NvidiaResources | None]]
+                      ) -> list[str]:
     """One line per compiled config that failed to compile, is not shippable (rocke.isa.shippable: a
     spill of any kind, scratch, LDS over capacity, occupancy 0) or whose occupancy is not the one
     its kernel descriptor's reserved registers allow."""
@@ -356,7 +373,7 @@ def validity_problems(compiled: Iterable[tuple[str, str, isa.Resources | None]])
             problems.append(f"{name}: {asm}")
         elif not isa.shippable(res):
             problems.append(f"{name}: {isa.refusal_reason(res)}: {res}")
-        elif descriptor_problem(asm, res):
+        elif isinstance(res, isa.Resources) and descriptor_problem(asm, res):
             problems.append(f"{name}: {descriptor_problem(asm, res)}")
     return problems
 

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.numeric
 CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 SPLIT = "block=64 dkv_mode=split dq_mode=atomic dtype={dtype} head_dim=64 seq_mode={seq_mode} vec=4"
 SPECS = {"gfx942": SPLIT.format(dtype="f16", seq_mode="batched"),
-         "gfx1201": SPLIT.format(dtype="bf16", seq_mode="varlen")}
+         "gfx1201": SPLIT.format(dtype="bf16", seq_mode="varlen"),
+         "sm_90": SPLIT.format(dtype="f16", seq_mode="varlen")}
 
 
 @pytest.mark.parametrize("line", CONFIGS, ids=[f"{c.arch}:{c.lineno}" for c in CONFIGS])

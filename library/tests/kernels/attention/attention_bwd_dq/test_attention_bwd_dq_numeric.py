@@ -3,8 +3,9 @@ formulas): one config per arch at its edge case (tails, S_q != S_k, GQA; varlen 
 query and an empty key sequence) for every mask, MQA, rows that see no key; then the negative
 controls (test-only faults: LSE2 read in natural-log units, causal alignment flipped, scale
 applied twice), which must fail the same comparison; then head_dim 128 with Q and dO staged in LDS
-(qdo_lds=1, how gfx1100 ships it) on gfx1100 and gfx942, with its own controls. Tolerances:
-attention_bwd_main/numerics.py."""
+(qdo_lds=1, how gfx1100 ships it) on gfx1100 and gfx942, with its own controls; every sm_90 line of
+the config file at its edge case (mma.sync, whose C column depends on the slot: two query rows per
+lane and query repeat). Tolerances: attention_bwd_main/numerics.py."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ import dataclasses
 
 import pytest
 
+from rocke.families.configs import ConfigLine, family_configs
 from rocke_library.kernels.attention.attention_bwd_dq import AttentionBwdDqSpec
+from rocke_library.kernels.attention.attention_bwd_dq.family import FAMILY
 from rocke_library.kernels.attention.attention_bwd_dq.numerics import edge_case, run_case
 from rocke_library.kernels.attention.attention_bwd_main.numerics import Case
 
 pytestmark = pytest.mark.numeric
+
+SM90_CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse and line.arch == "sm_90"]
 
 SPECS = {
     "gfx942": "block_m=64 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br op_id=mfma_f32_32x32x8_f16 "
@@ -27,6 +32,8 @@ SPECS = {
                "op_id=wmma_f32_16x16x16_f16_gfx11 qdo_lds=0 seq_mode=batched waves=2",
     "gfx1201": "block_m=32 block_n=32 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
                "op_id=wmma_f32_16x16x16_bf16_gfx12 qdo_lds=0 seq_mode=batched waves=2",
+    "sm_90": "block_m=32 block_n=32 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br op_id=mma_sync_f32_16x8x16_f16 "
+             "qdo_lds=0 seq_mode=batched waves=2",
 }
 
 
@@ -57,7 +64,7 @@ def test_problems(arch: str, shape: str) -> None:
     assert result.ok, result.message
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100", "sm_90"])
 @pytest.mark.parametrize("fault", ["lse_natural", "causal_flip", "scale_twice"])
 def test_negative_controls_fail(arch: str, fault: str) -> None:
     spec = _spec(arch)
@@ -91,3 +98,10 @@ def test_head_dim_128_with_q_and_do_in_lds_control_fails() -> None:
     assert run_case(spec, "gfx1100", case).ok
     result = run_case(spec, "gfx1100", case, fault="causal_flip")
     assert not result.ok, f"the causal_flip variant passed: {result.message}"
+
+
+@pytest.mark.parametrize("line", SM90_CONFIGS, ids=[f"{c.arch}:{c.lineno}" for c in SM90_CONFIGS])
+def test_sm90_config_matches_reference_at_edges(line: ConfigLine) -> None:
+    spec = AttentionBwdDqSpec.from_kv(line.kv)
+    result = run_case(spec, line.arch, edge_case(spec))
+    assert result.ok, result.message

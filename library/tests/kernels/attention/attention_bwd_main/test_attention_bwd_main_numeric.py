@@ -5,18 +5,23 @@ per-query-head slices (dkv_mode=split, checked slice by slice), MHA direct,
 rows that see no key (causal_br with S_q > S_k), both dq_modes, wave64 and wave32, head_dim split
 over workgroups (d_chunk < head_dim); then the negative controls (test-only faults: LSE2 read in
 natural-log units, causal alignment flipped, scale applied twice in dK, every chunk written at
-chunk 0's columns), which must fail the same comparison. Tolerances: numerics.py /
-docs/attention.md."""
+chunk 0's columns), which must fail the same comparison; every sm_90 line of the config file at its
+edge case (mma.sync, whose C column depends on the slot: two keys per lane and key atom).
+Tolerances: numerics.py / docs/attention.md."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from rocke.families.configs import ConfigLine, family_configs
 from rocke_library.kernels.attention.attention_bwd_main import AttentionBwdMainSpec, backward
+from rocke_library.kernels.attention.attention_bwd_main.family import FAMILY
 from rocke_library.kernels.attention.attention_bwd_main.numerics import Case, edge_case, run_case
 
 pytestmark = pytest.mark.numeric
+
+SM90_CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse and line.arch == "sm_90"]
 
 SPECS = {
     "gfx942": "block_m=32 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
@@ -27,6 +32,8 @@ SPECS = {
                "mask=causal_br op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
     "gfx1201": "block_m=16 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=bf16 head_dim=64 lds_pad=8 "
                "mask=causal_br op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
+    "sm_90": "block_m=32 block_n=32 d_chunk=64 dkv_mode=atomic dq_mode=atomic dtype=f16 head_dim=64 lds_pad=8 "
+             "mask=causal_br op_id=mma_sync_f32_16x8x16_f16 seq_mode=batched waves=2",
 }
 
 
@@ -73,6 +80,7 @@ CHUNKED = {  # (arch, changes): head_dim 128 in chunks on wave32 (what dispatch 
                                                     "dq_mode": "split", "mask": "none"}),
     "gfx942_hd128_dc64": ("gfx942", {"head_dim": "128", "d_chunk": "64"}),
     "gfx950_hd64_dc32_split_varlen": ("gfx950", {"d_chunk": "32", "dkv_mode": "split", "seq_mode": "varlen"}),
+    "sm_90_hd128_dc64": ("sm_90", {"head_dim": "128", "d_chunk": "64"}),
 }
 
 
@@ -84,27 +92,29 @@ def test_head_dim_chunks(name: str) -> None:
     assert result.ok, result.message
 
 
-def test_chunk_origin_control_fails() -> None:
+@pytest.mark.parametrize("arch", ["gfx1100", "sm_90"])
+def test_chunk_origin_control_fails(arch: str) -> None:
     """Every chunk's dK, dV and dQ written at chunk 0's columns must fail (the others keep their
     sentinel or zeros, chunk 0's are overwritten or summed several times)."""
-    spec = _spec("gfx1100", head_dim="128", d_chunk="32")
+    spec = _spec(arch, head_dim="128", d_chunk="32")
     case = Case((19,), (24,), 2, 1)
-    assert run_case(spec, "gfx1100", case).ok
-    result = run_case(spec, "gfx1100", case, fault="chunk_origin")
+    assert run_case(spec, arch, case).ok
+    result = run_case(spec, arch, case, fault="chunk_origin")
     assert not result.ok, f"the chunk_origin variant passed: {result.message}"
 
 
-def test_split_slices_are_checked_per_query_head() -> None:
+@pytest.mark.parametrize("arch", ["gfx942", "sm_90"])
+def test_split_slices_are_checked_per_query_head(arch: str) -> None:
     """The per-slice check of dkv_mode=split is not a sum: a kernel that stores each query head's
     share in its group neighbour's slice (head ^ 1; the group's sum is unchanged) must fail it."""
-    spec = _spec("gfx942", dkv_mode="split")
+    spec = _spec(arch, dkv_mode="split")
     case = Case((23,), (37,), 4, 2)
-    assert run_case(spec, "gfx942", case).ok
-    result = run_case(spec, "gfx942", case, fault="split_head_swap")
+    assert run_case(spec, arch, case).ok
+    result = run_case(spec, arch, case, fault="split_head_swap")
     assert not result.ok, f"a split kernel writing the kv heads' slices passed: {result.message}"
 
 
-@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "sm_90"])
 @pytest.mark.parametrize("fault", ["lse_natural", "causal_flip", "scale_twice"])
 def test_negative_controls_fail(arch: str, fault: str) -> None:
     spec = _spec(arch)
@@ -148,3 +158,10 @@ def test_reference_against_finite_differences() -> None:
             numeric[idx] = (loss(*args) - loss(*args_down)) / 2e-6
         assert np.allclose(got[name], numeric, atol=1e-6), name
     assert got["lse"][0, 0] == -np.inf and not got["dq"][0].any()
+
+
+@pytest.mark.parametrize("line", SM90_CONFIGS, ids=[f"{c.arch}:{c.lineno}" for c in SM90_CONFIGS])
+def test_sm90_config_matches_reference_at_edges(line: ConfigLine) -> None:
+    spec = AttentionBwdMainSpec.from_kv(line.kv)
+    result = run_case(spec, line.arch, edge_case(spec))
+    assert result.ok, result.message

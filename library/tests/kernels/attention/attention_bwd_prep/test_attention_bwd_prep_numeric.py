@@ -18,6 +18,7 @@ CONFIGS = [line for line in family_configs(FAMILY) if not line.refuse]
 SPECS = {
     "gfx942": "block=128 dtype=f16 head_dim=64 seq_mode=batched vec=4",
     "gfx1100": "block=64 dtype=bf16 head_dim=128 seq_mode=varlen vec=8",
+    "sm_90": "block=128 dtype=f16 head_dim=128 seq_mode=batched vec=4",
 }
 
 

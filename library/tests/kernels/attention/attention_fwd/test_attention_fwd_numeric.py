@@ -33,6 +33,8 @@ SPECS = {
                "op_id=wmma_f32_16x16x16_f16_gfx11 seq_mode=batched waves=2",
     "gfx1201": "block_m=32 block_n=32 double_buffer=0 dtype=bf16 head_dim=64 lds_pad=8 mask=causal_br "
                "op_id=wmma_f32_16x16x16_bf16_gfx12 seq_mode=batched waves=2",
+    "sm_90": "block_m=32 block_n=32 double_buffer=0 dtype=f16 head_dim=64 lds_pad=8 mask=causal_br "
+             "op_id=mma_sync_f32_16x8x16_f16 seq_mode=batched waves=2",
 }
 
 

@@ -220,30 +220,37 @@ void epilogue(Builder& b, const AttentionBwdDqSpec& spec, const DqPlan& plan, co
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* rsrc = views.at("dq").second;
-  auto pieces = common::slot_runs(plan.c_row.slot_offsets, common::kMaxAccessElems);
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
   Value* scale_v = b.splat(dq_scale, op.c.length, "dq_scale_v");
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-    Value* ok = b.cmpi("slt", rows[at(rq)], work.seqlen_q, "row_ok");
-    Value* row_at = b.mul(rows[at(rq)], params.at("dq_stride_s"));
-    Value* line = b.add(row_at, row_lane);
-    for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-      Value* scaled = b.mul(accs[at(rd)][at(rq)], scale_v, "dq");
-      for (auto [first, count] : pieces) {
-        Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(first)]);
-        Value* value = nullptr;
-        if (count == 1) {
-          Value* element = b.extract(scaled, first);
-          value = b.truncf(element, elem);
-        } else {
-          Value* part = b.splat(b.const_(0.0, ir::f32), count);
-          for (std::int64_t j = 0; j < count; ++j) {
-            Value* element = b.extract(scaled, first + j);
-            part = b.insert(part, element, j);
+    for (std::int64_t ci = 0; ci < classes; ++ci) {
+      const std::vector<std::int64_t>& slots = plan.col_slots[at(ci)];
+      Value* row = rows[at(rq * classes + ci)];
+      Value* ok = b.cmpi("slt", row, work.seqlen_q, "row_ok");
+      Value* row_at = b.mul(row, params.at("dq_stride_s"));
+      Value* line = b.add(row_at, row_lane);
+      std::vector<std::int64_t> slot_offsets;
+      for (std::int64_t slot : slots) slot_offsets.push_back(plan.c_row.slot_offsets[at(slot)]);
+      auto pieces = common::slot_runs(slot_offsets, common::kMaxAccessElems);
+      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+        Value* scaled = b.mul(accs[at(rd)][at(rq)], scale_v, "dq");
+        for (auto [first, count] : pieces) {
+          Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slots[at(first)])]);
+          Value* value = nullptr;
+          if (count == 1) {
+            Value* element = b.extract(scaled, slots[at(first)]);
+            value = b.truncf(element, elem);
+          } else {
+            Value* part = b.splat(b.const_(0.0, ir::f32), count);
+            for (std::int64_t j = 0; j < count; ++j) {
+              Value* element = b.extract(scaled, slots[at(first + j)]);
+              part = b.insert(part, element, j);
+            }
+            value = b.truncf(part, helpers::vector_type(elem, count));
           }
-          value = b.truncf(part, helpers::vector_type(elem, count));
+          Value* offset = helpers::masked_offset(b, ok, index, esize);
+          b.buffer_store(rsrc, offset, value);
         }
-        Value* offset = helpers::masked_offset(b, ok, index, esize);
-        b.buffer_store(rsrc, offset, value);
       }
     }
   }
@@ -290,10 +297,17 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
 
   Value* row_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
   Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
-  Values rows;
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
+  std::vector<std::int64_t> class_of(at(op.c.length), 0);
+  for (std::int64_t ci = 0; ci < classes; ++ci) {
+    for (std::int64_t slot : plan.col_slots[at(ci)]) class_of[at(slot)] = ci;
+  }
+  Values rows;  // per query repeat and class
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-    Value* first_row = add_i32(b, block_row0, rq * op.n);
-    rows.push_back(b.add(first_row, q_lane, "row"));
+    for (std::int64_t offset : plan.col_offsets) {
+      Value* first_row = add_i32(b, block_row0, rq * op.n + offset);
+      rows.push_back(b.add(first_row, q_lane, "row"));
+    }
   }
   Values rooms;
   Values lse2s;
@@ -339,18 +353,20 @@ ir::KernelDef build(const AttentionBwdDqSpec& spec, std::string_view arch) {
     Grid dp_accs = products(b, plan, v_lds, k_bases, do_operand, elem, "dp");
     std::vector<Grid> dss;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-      Value* room = b.sub(rooms[at(rq)], k0, "room_k0");
+      Values room;
+      for (std::int64_t ci = 0; ci < classes; ++ci) room.push_back(b.sub(rooms[at(rq * classes + ci)], k0, "room_k0"));
       Grid per_key;
       for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
         Values slots;
         for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
+          std::int64_t idx = rq * classes + class_of[at(slot)];
           std::int64_t key = rk * op.m + plan.c_row.slot_offsets[at(slot)];
           Value* key_value = const_i32(b, key);
-          Value* seen = b.cmpi("sle", key_value, room, "seen");
+          Value* seen = b.cmpi("sle", key_value, room[at(class_of[at(slot)])], "seen");
           Value* s = b.extract(s_accs[at(rk)][at(rq)], slot);
-          Value* p = common::recompute_p(b, s, scale2, lse2s[at(rq)], seen);
+          Value* p = common::recompute_p(b, s, scale2, lse2s[at(idx)], seen);
           Value* dp = b.extract(dp_accs[at(rk)][at(rq)], slot);
-          Value* ds = common::dscore(b, p, dp, deltas[at(rq)]);
+          Value* ds = common::dscore(b, p, dp, deltas[at(idx)]);
           Value* none = f32_const(b, 0.0, 1);
           slots.push_back(b.select(seen, ds, none, "ds"));
         }

@@ -1,6 +1,7 @@
 // Python twin: rocke_library/kernels/attention/attention_bwd_dq/plan.py
 #include "rocke_library/kernels/attention/attention_bwd_dq/plan.hpp"
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -89,10 +90,20 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
   auto b_col = helpers::split_formula(op.b.col_expr, op.wave_size, op.b.length);
   auto c_row = helpers::split_formula(op.c.row_expr, op.wave_size, op.c.length);
   auto c_col = helpers::split_formula(op.c.col_expr, op.wave_size, op.c.length);
-  if (!k_frag || !kt_frag || !b_row || !b_col || !c_row || !c_col || any_nonzero(c_col->slot_offsets) ||
-      any_nonzero(b_col->slot_offsets) || (ds_tile && (!ds_store || !ds_load)) || (q_tile && !qt_frag)) {
-    spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on the slot, "
-                       "or a formula that is not lane/slot separable)");
+  if (!k_frag || !kt_frag || !b_row || !b_col || !c_row || !c_col || any_nonzero(b_col->slot_offsets) ||
+      (ds_tile && (!ds_store || !ds_load)) || (q_tile && !qt_frag)) {
+    spec.fail("op_id", "has fragment layouts this kernel cannot use (a B column that depends on the slot, or a "
+                       "formula that is not lane/slot separable)");
+  }
+  std::set<std::int64_t> offsets(c_col->slot_offsets.begin(), c_col->slot_offsets.end());
+  std::vector<std::int64_t> col_offsets(offsets.begin(), offsets.end());
+  std::vector<std::vector<std::int64_t>> col_slots;
+  for (std::int64_t offset : col_offsets) {
+    std::vector<std::int64_t> slots;
+    for (std::size_t s = 0; s < c_col->slot_offsets.size(); ++s) {
+      if (c_col->slot_offsets[s] == offset) slots.push_back(static_cast<std::int64_t>(s));
+    }
+    col_slots.push_back(std::move(slots));
   }
   return DqPlan{.op = &op,
                 .threads = threads,
@@ -116,6 +127,8 @@ DqPlan plan_dq(const AttentionBwdDqSpec& spec, const arch::ArchTarget& target) {
                 .b_col = std::move(*b_col),
                 .c_row = std::move(*c_row),
                 .c_col = std::move(*c_col),
+                .col_offsets = std::move(col_offsets),
+                .col_slots = std::move(col_slots),
                 .lds_bytes = lds_bytes};
 }
 

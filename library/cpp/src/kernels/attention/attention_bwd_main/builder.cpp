@@ -250,23 +250,26 @@ void dq_atomic(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& pla
   Value* dq_row0 = views.at("dq_acc").first;
   Value* scale_v = b.splat(scale, op.c.length, "scale_v");
   for (std::int64_t cq = 0; cq < plan.dq_cols; ++cq) {
-    Value* first_row = add_i32(b, q0, cq * op.n);
-    Value* row = b.add(first_row, col_lane, "dq_row");
-    Value* ok = b.cmpi("slt", row, seqlen_q, "dq_ok");
-    Value* row_at = b.mul(row, params.at("dq_acc_stride_s"));
-    Value* line = b.add(row_at, row_lane);
-    if (d0 != nullptr) line = b.add(line, d0, "dq_line");
-    Values scaled;
-    for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) scaled.push_back(b.mul(accs[at(rd)][at(cq)], scale_v, "dq"));
-    b.if_(ok, [&] {
-      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-        for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
-          Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slot)]);
-          Value* value = b.extract(scaled[at(rd)], slot);
-          b.atomic_add_f32(dq_row0, index, value);
+    for (std::size_t ci = 0; ci < plan.col_offsets.size(); ++ci) {
+      const std::vector<std::int64_t>& slots = plan.col_slots[ci];
+      Value* first_row = add_i32(b, q0, cq * op.n + plan.col_offsets[ci]);
+      Value* row = b.add(first_row, col_lane, "dq_row");
+      Value* ok = b.cmpi("slt", row, seqlen_q, "dq_ok");
+      Value* row_at = b.mul(row, params.at("dq_acc_stride_s"));
+      Value* line = b.add(row_at, row_lane);
+      if (d0 != nullptr) line = b.add(line, d0, "dq_line");
+      Values scaled;
+      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) scaled.push_back(b.mul(accs[at(rd)][at(cq)], scale_v, "dq"));
+      b.if_(ok, [&] {
+        for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+          for (std::int64_t slot : slots) {
+            Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slot)]);
+            Value* value = b.extract(scaled[at(rd)], slot);
+            b.atomic_add_f32(dq_row0, index, value);
+          }
         }
-      }
-    });
+      });
+    }
   }
 }
 
@@ -280,54 +283,61 @@ void epilogue(Builder& b, const AttentionBwdMainSpec& spec, const MainPlan& plan
   bool split = spec.dkv_mode == "split";
   Type elem = split ? ir::f32 : helpers::ir_type(spec.dtype);
   std::int64_t esize = split ? 4 : helpers::elem_bytes(spec.dtype);
-  auto pieces =
-      common::slot_runs(plan.c_row.slot_offsets, split ? families::kMaxAccessBytes / 4 : common::kMaxAccessElems);
+  std::int64_t most = split ? families::kMaxAccessBytes / 4 : common::kMaxAccessElems;
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
   Value* factor = b.splat(dk_scale, op.c.length, "dk_scale_v");
   const std::array<std::string, 2> args = dkv_names(spec);
   const std::array<std::pair<std::string, std::string>, 2> outputs{{{"dv", args[1]}, {"dk", args[0]}}};
   for (const auto& [name, arg] : outputs) {
     auto [row0, rsrc] = views.at(arg);
     for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-      Value* ok = b.cmpi("slt", keys[at(rk)], seqlen_k, "key_ok");
-      Value* key_at = b.mul(keys[at(rk)], params.at(arg + "_stride_s"));
-      Value* line = b.add(key_at, row_lane);
-      if (d0 != nullptr) line = b.add(line, d0, "dkv_line");
-      Values values;
-      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) values.push_back(accs.at(name)[at(rd)][at(rk)]);
-      if (name == "dk") {
-        for (Value*& value : values) value = b.mul(value, factor, name);
-      }
-      if (spec.dkv_mode != "atomic") {
-        for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-          for (auto [first, count] : pieces) {
-            Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(first)]);
-            Value* value = nullptr;
-            if (count == 1) {
-              value = b.extract(values[at(rd)], first);
-            } else {
-              value = b.splat(b.const_(0.0, ir::f32), count);
-              for (std::int64_t j = 0; j < count; ++j) {
-                Value* element = b.extract(values[at(rd)], first + j);
-                value = b.insert(value, element, j);
+      for (std::int64_t ci = 0; ci < classes; ++ci) {
+        const std::vector<std::int64_t>& slots = plan.col_slots[at(ci)];
+        Value* key = keys[at(rk * classes + ci)];
+        Value* ok = b.cmpi("slt", key, seqlen_k, "key_ok");
+        Value* key_at = b.mul(key, params.at(arg + "_stride_s"));
+        Value* line = b.add(key_at, row_lane);
+        if (d0 != nullptr) line = b.add(line, d0, "dkv_line");
+        Values values;
+        for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) values.push_back(accs.at(name)[at(rd)][at(rk)]);
+        if (name == "dk") {
+          for (Value*& value : values) value = b.mul(value, factor, name);
+        }
+        if (spec.dkv_mode != "atomic") {
+          std::vector<std::int64_t> slot_offsets;
+          for (std::int64_t slot : slots) slot_offsets.push_back(plan.c_row.slot_offsets[at(slot)]);
+          auto pieces = common::slot_runs(slot_offsets, most);
+          for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+            for (auto [first, count] : pieces) {
+              Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slots[at(first)])]);
+              Value* value = nullptr;
+              if (count == 1) {
+                value = b.extract(values[at(rd)], slots[at(first)]);
+              } else {
+                value = b.splat(b.const_(0.0, ir::f32), count);
+                for (std::int64_t j = 0; j < count; ++j) {
+                  Value* element = b.extract(values[at(rd)], slots[at(first + j)]);
+                  value = b.insert(value, element, j);
+                }
               }
+              if (!split) value = b.truncf(value, count == 1 ? elem : helpers::vector_type(elem, count));
+              Value* offset = helpers::masked_offset(b, ok, index, esize);
+              b.buffer_store(rsrc, offset, value);
             }
-            if (!split) value = b.truncf(value, count == 1 ? elem : helpers::vector_type(elem, count));
-            Value* offset = helpers::masked_offset(b, ok, index, esize);
-            b.buffer_store(rsrc, offset, value);
           }
+          continue;
         }
-        continue;
+        Value* base = row0;
+        b.if_(ok, [&] {
+          for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+            for (std::int64_t slot : slots) {
+              Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slot)]);
+              Value* value = b.extract(values[at(rd)], slot);
+              b.atomic_add_f32(base, index, value);
+            }
+          }
+        });
       }
-      Value* base = row0;
-      b.if_(ok, [&] {
-        for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-          for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
-            Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(slot)]);
-            Value* value = b.extract(values[at(rd)], slot);
-            b.atomic_add_f32(base, index, value);
-          }
-        }
-      });
     }
   }
 }
@@ -384,10 +394,18 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
   Value* col_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
   Values key_lines;
   for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) key_lines.push_back(add_i32(b, wave_key0, rk * op.n));
-  Values keys;
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
+  std::vector<std::int64_t> class_of(at(op.c.length), 0);
+  for (std::int64_t ci = 0; ci < classes; ++ci) {
+    for (std::int64_t slot : plan.col_slots[at(ci)]) class_of[at(slot)] = ci;
+  }
+  Values keys;  // per key atom and class
   for (Value* line : key_lines) {
-    Value* block_key = b.add(k0, line);
-    keys.push_back(b.add(block_key, col_lane, "key"));
+    for (std::int64_t offset : plan.col_offsets) {
+      Value* class_line = add_i32(b, line, offset);
+      Value* block_key = b.add(k0, class_line);
+      keys.push_back(b.add(block_key, col_lane, "key"));
+    }
   }
   Values row_bases;
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
@@ -452,7 +470,7 @@ ir::KernelDef build(const AttentionBwdMainSpec& spec, std::string_view arch) {
         Values p_slots;
         Values ds_slots;
         for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
-          Value* seen = b.cmpi("sle", keys[at(rk)], limits[at(slot)], "seen");
+          Value* seen = b.cmpi("sle", keys[at(rk * classes + class_of[at(slot)])], limits[at(slot)], "seen");
           Value* s = b.extract(s_accs[at(rq)][at(rk)], slot);
           Value* p = common::recompute_p(b, s, scale2, lse2s[at(slot)], seen);
           Value* dp = b.extract(dp_accs[at(rq)][at(rk)], slot);

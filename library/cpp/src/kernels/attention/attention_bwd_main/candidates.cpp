@@ -77,13 +77,18 @@ const std::vector<std::int64_t>& head_dims() {
   return list;
 }
 
-std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchTarget& target) {
+std::tuple<std::int64_t, std::int64_t, std::int64_t> main_tile(const arch::ArchTarget& target, std::int64_t head_dim) {
   if (target.wave_size == 64) return {32, 64, 2};
+  if (target.has_feature(kMmaSync)) {
+    if (head_dim <= 64) return {32, 64, 4};
+    return {32, 32, 2};
+  }
   return {16, 32, 2};
 }
 
 std::int64_t main_d_chunk(const arch::ArchTarget& target, std::int64_t head_dim) {
   if (target.wave_size == 64) return head_dim;
+  if (target.has_feature(kMmaSync)) return std::min(head_dim, kMmaSyncDChunk);
   return std::min(head_dim, kWave32DkvBudget / head_dim);
 }
 
@@ -93,6 +98,7 @@ std::int64_t dq_qdo_lds(const arch::MmaOp& op, std::int64_t head_dim, std::strin
 }
 
 std::tuple<std::int64_t, std::int64_t, std::int64_t> dq_tile(const arch::ArchTarget& target, std::int64_t atom_n) {
+  if (target.has_feature(kMmaSync)) return {64, 32, 4};
   std::int64_t block_m = target.wave_size == 64 ? 64 : 32;
   return {block_m, 32, std::max<std::int64_t>(1, block_m / atom_n)};
 }
@@ -177,7 +183,7 @@ std::vector<Candidate> candidates(const dispatch::AttentionFields& problem, cons
   };
   std::string prep_kv = common({{"block", kElementwiseBlock}, {"vec", access_width(problem, {"o", "do"}, kPrepMaxVec)}});
   families::ProblemSizes sizes = plan_sizes(problem);
-  auto [block_m, block_n, waves] = main_tile(target);
+  auto [block_m, block_n, waves] = main_tile(target, problem.head_dim);
   std::int64_t d_chunk = main_d_chunk(target, problem.head_dim);
   std::vector<Candidate> out;
   for (std::string_view dq_mode : kDqModeOrder) {

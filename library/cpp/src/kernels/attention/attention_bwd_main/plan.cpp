@@ -1,6 +1,7 @@
 // Python twin: rocke_library/kernels/attention/attention_bwd_main/plan.py
 #include "rocke_library/kernels/attention/attention_bwd_main/plan.hpp"
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,13 +14,6 @@ namespace rocke::library::kernels::attention::attention_bwd_main {
 namespace {
 
 std::string str(std::int64_t value) { return std::to_string(value); }
-
-bool any_nonzero(const std::vector<std::int64_t>& values) {
-  for (std::int64_t v : values) {
-    if (v != 0) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -95,10 +89,19 @@ MainPlan plan_main(const AttentionBwdMainSpec& spec, const arch::ArchTarget& tar
   }
   auto c_row = helpers::split_formula(op.c.row_expr, op.wave_size, op.c.length);
   auto c_col = helpers::split_formula(op.c.col_expr, op.wave_size, op.c.length);
-  if (!rows_a || !lines_b || !cols_a || !c_row || !c_col || any_nonzero(c_col->slot_offsets) ||
-      (atomic_dq && (!kt_a || !dst_load)) || (ds_tile && (!p_store || !p_load))) {
-    spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column that depends on the slot, or a "
-                       "formula that is not lane/slot separable)");
+  if (!rows_a || !lines_b || !cols_a || !c_row || !c_col || (atomic_dq && (!kt_a || !dst_load)) ||
+      (ds_tile && (!p_store || !p_load))) {
+    spec.fail("op_id", "has fragment layouts this kernel cannot use (a formula that is not lane/slot separable)");
+  }
+  std::set<std::int64_t> offsets(c_col->slot_offsets.begin(), c_col->slot_offsets.end());
+  std::vector<std::int64_t> col_offsets(offsets.begin(), offsets.end());
+  std::vector<std::vector<std::int64_t>> col_slots;
+  for (std::int64_t offset : col_offsets) {
+    std::vector<std::int64_t> slots;
+    for (std::size_t s = 0; s < c_col->slot_offsets.size(); ++s) {
+      if (c_col->slot_offsets[s] == offset) slots.push_back(static_cast<std::int64_t>(s));
+    }
+    col_slots.push_back(std::move(slots));
   }
   return MainPlan{.op = &op,
                   .threads = threads,
@@ -125,6 +128,8 @@ MainPlan plan_main(const AttentionBwdMainSpec& spec, const arch::ArchTarget& tar
                   .chain = std::move(chain),
                   .c_row = std::move(*c_row),
                   .c_col = std::move(*c_col),
+                  .col_offsets = std::move(col_offsets),
+                  .col_slots = std::move(col_slots),
                   .lds_bytes = lds_bytes};
 }
 

@@ -42,9 +42,6 @@ void S::check() const {
   if (!contains(kDqModes, dq_mode)) fail("dq_mode", cat("must be one of ", util::join(kDqModes, ", ")));
   if (!contains(kDkvModes, dkv_mode)) fail("dkv_mode", cat("must be one of ", util::join(kDkvModes, ", ")));
   const arch::MmaOp& op = families::check_mma_atom(*this, "dtype", dtype);
-  if (op.m != op.n) {
-    fail("op_id", cat("must be a square atom (m = n), not ", to_string(op.m), " x ", to_string(op.n)));
-  }
   if (waves < 1 || waves > kMaxWaves) fail("waves", cat("must be in 1..", to_string(kMaxWaves)));
   if (block_m < 1 || block_m > kMaxBlockM) fail("block_m", cat("must be in 1..", to_string(kMaxBlockM)));
   if (block_n < 1 || block_n > kMaxBlockN) fail("block_n", cat("must be in 1..", to_string(kMaxBlockN)));

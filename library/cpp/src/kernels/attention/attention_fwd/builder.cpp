@@ -2,6 +2,7 @@
 #include "rocke_library/kernels/attention/attention_fwd/builder.hpp"
 
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -188,6 +189,63 @@ std::vector<Values> load_q(Builder& b, const AttentionFwdSpec& spec, const Atten
   return frags;
 }
 
+// frags[step][rep]: the Q (A operand) fragments of the wave's rows (S = Q K^T), from global memory;
+// an A slot's query is the lane's plus the slot's offset (plan.q_col).
+std::vector<Values> load_q_rows(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& plan, Value* rsrc,
+                                Value* stride_s, Value* lane, Value* row0, Value* seqlen_q, Type elem) {
+  const arch::MmaOp& op = *plan.op;
+  std::int64_t esize = helpers::elem_bytes(spec.dtype);
+  Value* d_lane = helpers::emit_lane_part(b, plan.q_row.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, plan.q_col.lane_part, lane);
+  std::set<std::int64_t> offset_set(plan.q_col.slot_offsets.begin(), plan.q_col.slot_offsets.end());
+  std::vector<std::int64_t> offsets(offset_set.begin(), offset_set.end());
+  std::int64_t classes = static_cast<std::int64_t>(offsets.size());
+  Values oks;
+  Values lines;
+  for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+    for (std::int64_t offset : offsets) {
+      Value* first_row = add_i32(b, row0, rep * op.m + offset);
+      Value* row = b.add(first_row, q_lane, "q_row");
+      oks.push_back(b.cmpi("slt", row, seqlen_q));
+      Value* scaled = b.mul(row, stride_s);
+      lines.push_back(b.add(scaled, d_lane));
+    }
+  }
+  std::vector<std::vector<std::int64_t>> class_slots;
+  for (std::int64_t offset : offsets) {
+    std::vector<std::int64_t> slots;
+    for (std::int64_t slot = 0; slot < op.a.length; ++slot) {
+      if (plan.q_col.slot_offsets[at(slot)] == offset) slots.push_back(slot);
+    }
+    class_slots.push_back(std::move(slots));
+  }
+  std::vector<Values> frags;
+  for (std::int64_t step = 0; step < plan.qk_steps; ++step) {
+    Values row_frags;
+    for (std::int64_t rep = 0; rep < plan.q_reps; ++rep) {
+      Value* frag = b.splat(b.const_(0.0, elem), op.a.length);
+      for (std::int64_t oi = 0; oi < classes; ++oi) {
+        std::int64_t idx = rep * classes + oi;
+        const std::vector<std::int64_t>& slots = class_slots[at(oi)];
+        std::vector<std::int64_t> d_offsets;
+        for (std::int64_t slot : slots) d_offsets.push_back(plan.q_row.slot_offsets[at(slot)]);
+        for (auto [first, count] : runs(d_offsets, kMaxAccessElems)) {
+          Value* index = add_i32(b, lines[at(idx)], step * op.k + plan.q_row.slot_offsets[at(slots[at(first)])]);
+          Value* offset_at = helpers::masked_offset(b, oks[at(idx)], index, esize);
+          Value* part = b.buffer_load(rsrc, offset_at, helpers::vector_type(elem, count));
+          for (std::int64_t j = 0; j < count; ++j) {
+            Value* element = count == 1 ? part : b.extract(part, j);
+            frag = b.insert(frag, element, slots[at(first + j)]);
+          }
+        }
+      }
+      row_frags.push_back(frag);
+    }
+    frags.push_back(std::move(row_frags));
+  }
+  return frags;
+}
+
 // One thread's share of the K / V tile copy, set up once before the key loop.
 class KvCopy {
  public:
@@ -272,7 +330,11 @@ std::vector<Values> scores_of(Builder& b, const AttentionPlan& plan, Value* k_ld
                                              "k_frag");
       for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
         Value*& acc = accs[at(rk)][at(rq)];
-        acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
+        if (plan.rows) {
+          acc = b.mma(op.id, qfrags[at(step)][at(rq)], kfrag, acc, "s");
+        } else {
+          acc = b.mma(op.id, kfrag, qfrags[at(step)][at(rq)], acc, "s");
+        }
       }
     }
   }
@@ -335,8 +397,10 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
   Type elem = helpers::ir_type(spec.dtype);
   std::int64_t esize = helpers::elem_bytes(spec.dtype);
   Value* o_rsrc = views.o;
-  Value* d_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
-  auto pieces = runs(plan.c_row.slot_offsets, kMaxAccessElems);
+  const helpers::SplitFormula& d_form = plan.rows ? plan.c_col : plan.c_row;  // the C formula of the head_dim index
+  std::int64_t d_atom = plan.rows ? op.n : op.m;
+  Value* d_lane = helpers::emit_lane_part(b, d_form.lane_part, lane);
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
   Value* lse_rows = nullptr;
   Value* lse_count = nullptr;
   if (spec.seq_mode == "batched") {
@@ -358,36 +422,43 @@ void epilogue(Builder& b, const AttentionFwdSpec& spec, const AttentionPlan& pla
   Value* low = b.and_(lane, bits);
   Value* leader = b.cmpi("eq", low, const_i32(b, 0), "leader");
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-    auto [inv, lse] = common::finalize(b, ms[at(rq)], ls[at(rq)], plan.group);
-    Value* row = rows[at(rq)];
-    Value* ok = b.cmpi("slt", row, work.seqlen_q, "row_ok");
-    Value* row_at = b.mul(row, params.o_strides.s);
-    Value* line = b.add(row_at, d_lane);
-    for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-      Value* inv_v = b.splat(inv, op.c.length);
-      Value* scaled = b.mul(accs[at(rd)][at(rq)], inv_v, "o");
-      for (auto [first, count] : pieces) {
-        Value* index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[at(first)]);
-        Value* value = nullptr;
-        if (count == 1) {
-          Value* element = b.extract(scaled, first);
-          value = b.truncf(element, elem);
-        } else {
-          Value* part = b.splat(b.const_(0.0, ir::f32), count);
-          for (std::int64_t j = 0; j < count; ++j) {
-            Value* element = b.extract(scaled, first + j);
-            part = b.insert(part, element, j);
+    for (std::int64_t ci = 0; ci < classes; ++ci) {
+      const std::vector<std::int64_t>& slots = plan.col_slots[at(ci)];
+      std::int64_t idx = rq * classes + ci;
+      auto [inv, lse] = common::finalize(b, ms[at(idx)], ls[at(idx)], plan.group);
+      Value* row = rows[at(idx)];
+      Value* ok = b.cmpi("slt", row, work.seqlen_q, "row_ok");
+      Value* row_at = b.mul(row, params.o_strides.s);
+      Value* line = b.add(row_at, d_lane);
+      std::vector<std::int64_t> slot_offsets;
+      for (std::int64_t slot : slots) slot_offsets.push_back(d_form.slot_offsets[at(slot)]);
+      auto pieces = runs(slot_offsets, kMaxAccessElems);
+      for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
+        Value* inv_v = b.splat(inv, op.c.length);
+        Value* scaled = b.mul(accs[at(rd)][at(rq)], inv_v, "o");
+        for (auto [first, count] : pieces) {
+          Value* index = add_i32(b, line, rd * d_atom + d_form.slot_offsets[at(slots[at(first)])]);
+          Value* value = nullptr;
+          if (count == 1) {
+            Value* element = b.extract(scaled, slots[at(first)]);
+            value = b.truncf(element, elem);
+          } else {
+            Value* part = b.splat(b.const_(0.0, ir::f32), count);
+            for (std::int64_t j = 0; j < count; ++j) {
+              Value* element = b.extract(scaled, slots[at(first + j)]);
+              part = b.insert(part, element, j);
+            }
+            value = b.truncf(part, helpers::vector_type(elem, count));
           }
-          value = b.truncf(part, helpers::vector_type(elem, count));
+          Value* offset = helpers::masked_offset(b, ok, index, esize);
+          b.buffer_store(o_rsrc, offset, value);
         }
-        Value* offset = helpers::masked_offset(b, ok, index, esize);
-        b.buffer_store(o_rsrc, offset, value);
       }
+      Value* lse_ok = b.and_(ok, leader);
+      Value* lse_index = b.add(lse_rows, row);
+      Value* lse_offset = helpers::masked_offset(b, lse_ok, lse_index, 4);
+      b.buffer_store(lse_rsrc, lse_offset, lse);
     }
-    Value* lse_ok = b.and_(ok, leader);
-    Value* lse_index = b.add(lse_rows, row);
-    Value* lse_offset = helpers::masked_offset(b, lse_ok, lse_index, 4);
-    b.buffer_store(lse_rsrc, lse_offset, lse);
   }
 }
 
@@ -420,14 +491,25 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   Value* wave_row0 = mul_i32(b, wave, spec.wave_rows(), "wave_row0");
   Value* block_row0 = b.add(work.q0, wave_row0, "row0");
   std::vector<Values> qfrags =
-      load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem);
+      plan.rows ? load_q_rows(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem)
+                : load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem);
 
-  Value* key_lane = helpers::emit_lane_part(b, plan.c_row.lane_part, lane);
-  Value* q_lane = helpers::emit_lane_part(b, plan.c_col.lane_part, lane);
-  Values rows;
+  // The C formulas of the key and the query (S^T: rows and columns; S: columns and rows) and the
+  // extents of an atom along the queries, the keys of S and head_dim of O.
+  const helpers::SplitFormula& key_form = plan.rows ? plan.c_col : plan.c_row;
+  const helpers::SplitFormula& query_form = plan.rows ? plan.c_row : plan.c_col;
+  std::int64_t q_atom = plan.rows ? op.m : op.n;
+  std::int64_t key_atom = plan.rows ? op.n : op.m;
+  std::int64_t d_atom = plan.rows ? op.n : op.m;
+  Value* key_lane = helpers::emit_lane_part(b, key_form.lane_part, lane);
+  Value* q_lane = helpers::emit_lane_part(b, query_form.lane_part, lane);
+  std::int64_t classes = static_cast<std::int64_t>(plan.col_offsets.size());
+  Values rows;  // per query repeat and class
   for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-    Value* first_row = add_i32(b, block_row0, rq * op.n);
-    rows.push_back(b.add(first_row, q_lane, "row"));
+    for (std::int64_t offset : plan.col_offsets) {
+      Value* first_row = add_i32(b, block_row0, rq * q_atom + offset);
+      rows.push_back(b.add(first_row, q_lane, "row"));
+    }
   }
   Values rooms;
   for (Value* row : rows) {
@@ -437,12 +519,12 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   const KvCopy copy(b, plan, tid, params.k_strides.s, params.v_strides.s);
   Values k_bases;
   for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-    Value* line0 = const_i32(b, rk * op.m);
+    Value* line0 = const_i32(b, rk * key_atom);
     k_bases.push_back(helpers::fragment_base(b, plan.k_frag, lane, line0, "k_frag_base"));
   }
   Values v_bases;
   for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
-    Value* line0 = const_i32(b, rd * op.m);
+    Value* line0 = const_i32(b, rd * d_atom);
     v_bases.push_back(helpers::fragment_base(b, plan.v_frag, lane, line0, "vt_frag_base"));
   }
   Values p_store_bases;
@@ -461,9 +543,10 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   std::int64_t count_o = plan.d_reps * plan.q_reps;
   Values inits(at(count_o), o_zero);
   Value* m0 = f32_const(b, kNegInf, 1, "m");
-  inits.insert(inits.end(), at(plan.q_reps), m0);
+  std::int64_t count_rows = plan.q_reps * classes;
+  inits.insert(inits.end(), at(count_rows), m0);
   Value* l0 = f32_const(b, 0.0, 1, "l");
-  inits.insert(inits.end(), at(plan.q_reps), l0);
+  inits.insert(inits.end(), at(count_rows), l0);
 
   std::vector<std::int64_t> k_multiples;
   std::vector<std::int64_t> v_multiples;
@@ -480,8 +563,8 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
       o_accs.emplace_back(carried.begin() + rd * plan.q_reps, carried.begin() + (rd + 1) * plan.q_reps);
     }
-    Values ms(carried.begin() + count_o, carried.begin() + count_o + plan.q_reps);
-    Values ls(carried.begin() + count_o + plan.q_reps, carried.end());
+    Values ms(carried.begin() + count_o, carried.begin() + count_o + count_rows);
+    Values ls(carried.begin() + count_o + count_rows, carried.end());
     Value* k0 = mul_i32(b, kt, spec.block_n, "k0");
     Values k_now = k_bases;
     Values v_now = v_bases;
@@ -505,27 +588,42 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
     std::vector<Values> s_accs = scores_of(b, plan, k_lds, k_now, k_multiples, qfrags, elem);
     std::vector<std::vector<Values>> probs;
     for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
-      Value* room = b.sub(rooms[at(rq)], k0, "room_k0");
-      Values scores;
-      for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-        for (std::int64_t slot = 0; slot < op.c.length; ++slot) {
-          std::int64_t key = rk * op.m + plan.c_row.slot_offsets[at(slot)];
-          Value* visible = b.cmpi("sle", const_i32(b, key), room);
-          Value* raw = b.extract(s_accs[at(rk)][at(rq)], slot);
-          Value* value = b.mul(raw, scale2);
-          Value* masked = f32_const(b, kNegInf, 1);
-          scores.push_back(b.select(visible, value, masked, "score"));
+      std::vector<Values> per_rep(at(plan.key_reps), Values(at(op.c.length), nullptr));
+      Values alphas;
+      for (std::int64_t ci = 0; ci < classes; ++ci) {
+        const std::vector<std::int64_t>& slots = plan.col_slots[at(ci)];
+        std::int64_t idx = rq * classes + ci;
+        Value* room = b.sub(rooms[at(idx)], k0, "room_k0");
+        Values scores;
+        for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+          for (std::int64_t slot : slots) {
+            std::int64_t key = rk * key_atom + key_form.slot_offsets[at(slot)];
+            Value* visible = b.cmpi("sle", const_i32(b, key), room);
+            Value* raw = b.extract(s_accs[at(rk)][at(rq)], slot);
+            Value* value = b.mul(raw, scale2);
+            Value* masked = f32_const(b, kNegInf, 1);
+            scores.push_back(b.select(visible, value, masked, "score"));
+          }
         }
-      }
-      common::Update update = common::online_update(b, scores, ms[at(rq)], ls[at(rq)], plan.group);
-      ms[at(rq)] = update.m_new;
-      ls[at(rq)] = update.l_new;
-      std::vector<Values> per_rep;
-      for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
-        per_rep.emplace_back(update.probs.begin() + rk * op.c.length, update.probs.begin() + (rk + 1) * op.c.length);
+        common::Update update = common::online_update(b, scores, ms[at(idx)], ls[at(idx)], plan.group);
+        ms[at(idx)] = update.m_new;
+        ls[at(idx)] = update.l_new;
+        std::int64_t width = static_cast<std::int64_t>(slots.size());
+        for (std::int64_t rk = 0; rk < plan.key_reps; ++rk) {
+          for (std::int64_t j = 0; j < width; ++j) per_rep[at(rk)][at(slots[at(j)])] = update.probs[at(rk * width + j)];
+        }
+        alphas.push_back(update.alpha);
       }
       probs.push_back(std::move(per_rep));
-      Value* alpha_v = b.splat(update.alpha, op.c.length, "alpha_v");
+      Value* alpha_v = nullptr;
+      if (classes == 1) {
+        alpha_v = b.splat(alphas[0], op.c.length, "alpha_v");
+      } else {
+        alpha_v = b.splat(f32_const(b, 1.0, 1), op.c.length);
+        for (std::int64_t ci = 0; ci < classes; ++ci) {
+          for (std::int64_t slot : plan.col_slots[at(ci)]) alpha_v = b.insert(alpha_v, alphas[at(ci)], slot, "alpha_v");
+        }
+      }
       for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
         o_accs[at(rd)][at(rq)] = b.mul(o_accs[at(rd)][at(rq)], alpha_v, "o_acc");
       }
@@ -537,7 +635,11 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
             helpers::load_fragment(b, v_lds, v_now[at(rd)], plan.v_frag, step * op.k, elem, v_multiples, "vt_frag");
         for (std::int64_t rq = 0; rq < plan.q_reps; ++rq) {
           Value*& acc = o_accs[at(rd)][at(rq)];
-          acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
+          if (plan.rows) {
+            acc = b.mma(op.id, pfrags[at(step)][at(rq)], vfrag, acc, "o_acc");
+          } else {
+            acc = b.mma(op.id, vfrag, pfrags[at(step)][at(rq)], acc, "o_acc");
+          }
         }
       }
     }
@@ -556,8 +658,8 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   };
 
   ir::Names names(at(count_o), "o_acc");
-  names.insert(names.end(), at(plan.q_reps), "m");
-  names.insert(names.end(), at(plan.q_reps), "l");
+  names.insert(names.end(), at(count_rows), "m");
+  names.insert(names.end(), at(count_rows), "l");
   Value* lb = const_i32(b, 0);
   Value* step = const_i32(b, 1);
   Values out = b.for_(lb, blocks, step, inits, body, {.names = names, .iv_name = "kt"});
@@ -565,8 +667,8 @@ ir::KernelDef build(const AttentionFwdSpec& spec, std::string_view arch) {
   for (std::int64_t rd = 0; rd < plan.d_reps; ++rd) {
     o_accs.emplace_back(out.begin() + rd * plan.q_reps, out.begin() + (rd + 1) * plan.q_reps);
   }
-  Values ms(out.begin() + count_o, out.begin() + count_o + plan.q_reps);
-  Values ls(out.begin() + count_o + plan.q_reps, out.end());
+  Values ms(out.begin() + count_o, out.begin() + count_o + count_rows);
+  Values ls(out.begin() + count_o + count_rows, out.end());
   epilogue(b, spec, plan, params, work, views, lane, rows, o_accs, ms, ls);
   ir::KernelDef kernel = b.finish();
   ir::verify(kernel, &target);

@@ -32,6 +32,7 @@ std::vector<std::string> zero_batch_strides(const dispatch::AttentionFields& pro
 
 std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim) {
   if (target.wave_size == 64) return {64, 64, 2};
+  if (target.has_feature(kMmaSync)) return {64, head_dim <= 64 ? 32 : 64, 4};
   return {64, head_dim <= 64 ? 32 : 16, 4};
 }
 

@@ -26,16 +26,36 @@ std::vector<std::int64_t> subset_xors(const std::vector<std::int64_t>& masks) {
   return values;
 }
 
-// The group itself, found every time (column_group consults its per-thread table first).
-std::optional<std::vector<std::int64_t>> group_uncached(const arch::MmaOp& op) {
+// The C coordinate a group shares: a row (S: a query) or a column (S^T: a query).
+constexpr int kRow = 0;
+constexpr int kCol = 1;
+
+std::int64_t coord(const arch::MmaOperand& c, std::int64_t lane, std::int64_t slot, int axis) {
+  auto [row, col] = c.coords(lane, slot);
+  return axis == kRow ? row : col;
+}
+
+// The group itself, found every time (group consults its per-thread table first).
+std::optional<std::vector<std::int64_t>> group_uncached(const arch::MmaOp& op, int axis) {
   const arch::MmaOperand& c = op.c;
   std::vector<std::int64_t> cols;
-  for (std::int64_t lane = 0; lane < op.wave_size; ++lane) cols.push_back(c.coords(lane, 0).second);
+  for (std::int64_t lane = 0; lane < op.wave_size; ++lane) cols.push_back(coord(c, lane, 0, axis));
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t s = 0; s < c.length; ++s) offsets.push_back(coord(c, 0, s, axis) - cols[0]);
   for (std::int64_t lane = 0; lane < op.wave_size; ++lane) {
     for (std::int64_t s = 0; s < c.length; ++s) {
-      if (c.coords(lane, s).second != cols[static_cast<std::size_t>(lane)]) return std::nullopt;
+      if (coord(c, lane, s, axis) != cols[static_cast<std::size_t>(lane)] + offsets[static_cast<std::size_t>(s)]) {
+        return std::nullopt;
+      }
     }
   }
+  std::set<std::pair<std::int64_t, std::int64_t>> pairs;
+  for (std::int64_t col : cols) {
+    for (std::int64_t offset : offsets) pairs.emplace(col, offset);
+  }
+  std::set<std::int64_t> named;
+  for (const auto& [col, offset] : pairs) named.insert(col + offset);
+  if (named.size() != pairs.size()) return std::nullopt;
   std::vector<std::int64_t> masks;
   for (std::int64_t bit = 1; bit < op.wave_size; bit *= 2) {
     bool same = true;
@@ -57,17 +77,22 @@ std::optional<std::vector<std::int64_t>> group_uncached(const arch::MmaOp& op) {
   return masks;
 }
 
-}  // namespace
-
-std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op) {
+std::optional<std::vector<std::int64_t>> group(const arch::MmaOp& op, int axis) {
   // A group depends on the op's C layout only, and takes wave x slots coordinates and a set per
   // lane: a catalog row's group is found once per thread (every attention_fwd config asks).
-  if (!arch::is_catalog_row(op)) return group_uncached(op);
-  thread_local std::map<const arch::MmaOp*, std::optional<std::vector<std::int64_t>>> groups;
-  auto found = groups.find(&op);
-  if (found == groups.end()) found = groups.emplace(&op, group_uncached(op)).first;
+  if (!arch::is_catalog_row(op)) return group_uncached(op, axis);
+  thread_local std::map<std::pair<const arch::MmaOp*, int>, std::optional<std::vector<std::int64_t>>> groups;
+  auto key = std::make_pair(&op, axis);
+  auto found = groups.find(key);
+  if (found == groups.end()) found = groups.emplace(key, group_uncached(op, axis)).first;
   return found->second;
 }
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op) { return group(op, kCol); }
+
+std::optional<std::vector<std::int64_t>> row_group(const arch::MmaOp& op) { return group(op, kRow); }
 
 Value* group_reduce(ir::Builder& b, Value* x, std::string_view kind, const std::vector<std::int64_t>& masks,
                     ir::Hint name) {

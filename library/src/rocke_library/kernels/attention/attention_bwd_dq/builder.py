@@ -175,23 +175,26 @@ def _epilogue(b: Builder, spec: AttentionBwdDqSpec, plan: DqPlan, params: dict[s
     elem = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     rsrc = views["dq"][1]
-    pieces = slot_runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS)
+    classes = len(plan.col_offsets)
     scale_v = b.splat(dq_scale, op.c.length, name="dq_scale_v")
     for rq in range(plan.q_reps):
-        ok = b.cmpi("slt", rows[rq], work.seqlen_q, name="row_ok")
-        line = b.add(b.mul(rows[rq], params["dq_stride_s"]), row_lane)
-        for rd in range(plan.d_reps):
-            scaled = b.mul(accs[rd][rq], scale_v, name="dq")
-            for first, count in pieces:
-                index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
-                if count == 1:
-                    value = b.truncf(b.extract(scaled, first), elem)
-                else:
-                    part = b.splat(b.const(0.0, f32), count)
-                    for j in range(count):
-                        part = b.insert(part, b.extract(scaled, first + j), j)
-                    value = b.truncf(part, vector_type(elem, count))
-                b.buffer_store(rsrc, masked_offset(b, ok, index, esize), value)
+        for ci, slots in enumerate(plan.col_slots):
+            row = rows[rq * classes + ci]
+            ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
+            line = b.add(b.mul(row, params["dq_stride_s"]), row_lane)
+            pieces = slot_runs(tuple(plan.c_row.slot_offsets[slot] for slot in slots), MAX_ACCESS_ELEMS)
+            for rd in range(plan.d_reps):
+                scaled = b.mul(accs[rd][rq], scale_v, name="dq")
+                for first, count in pieces:
+                    index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slots[first]])
+                    if count == 1:
+                        value = b.truncf(b.extract(scaled, slots[first]), elem)
+                    else:
+                        part = b.splat(b.const(0.0, f32), count)
+                        for j in range(count):
+                            part = b.insert(part, b.extract(scaled, slots[first + j]), j)
+                        value = b.truncf(part, vector_type(elem, count))
+                    b.buffer_store(rsrc, masked_offset(b, ok, index, esize), value)
 
 
 def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -228,7 +231,10 @@ def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef
 
     row_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     q_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
-    rows = [b.add(add_i32(b, block_row0, rq * op.n), q_lane, name="row") for rq in range(plan.q_reps)]
+    classes = len(plan.col_offsets)
+    class_of = {slot: ci for ci, slots in enumerate(plan.col_slots) for slot in slots}
+    rows = [b.add(add_i32(b, block_row0, rq * op.n + offset), q_lane, name="row")  # per query repeat and class
+            for rq in range(plan.q_reps) for offset in plan.col_offsets]
     rooms, lse2s, deltas = [], [], []
     for row in rows:
         index = mul_i32(b, b.add(stat_row0, row), 4)
@@ -262,15 +268,16 @@ def build(spec: AttentionBwdDqSpec, arch: str, *, _fault: str = "") -> KernelDef
         dp_accs = _products(b, plan, v_lds, k_bases, do_operand, elem, "dp")
         dss: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
-            room = b.sub(rooms[rq], k0, name="room_k0")
+            room = [b.sub(rooms[rq * classes + ci], k0, name="room_k0") for ci in range(classes)]
             per_key = []
             for rk in range(plan.key_reps):
                 slots = []
                 for slot in range(op.c.length):
+                    at = rq * classes + class_of[slot]
                     key = rk * op.m + plan.c_row.slot_offsets[slot]
-                    seen = b.cmpi("sle", const_i32(b, key), room, name="seen")
-                    p = recompute_p(b, b.extract(s_accs[rk][rq], slot), scale2, lse2s[rq], seen)
-                    ds = dscore(b, p, b.extract(dp_accs[rk][rq], slot), deltas[rq])
+                    seen = b.cmpi("sle", const_i32(b, key), room[class_of[slot]], name="seen")
+                    p = recompute_p(b, b.extract(s_accs[rk][rq], slot), scale2, lse2s[at], seen)
+                    ds = dscore(b, p, b.extract(dp_accs[rk][rq], slot), deltas[at])
                     slots.append(b.select(seen, ds, f32_const(b, 0.0, 1), name="ds"))
                 per_key.append(slots)
             dss.append(per_key)

@@ -12,6 +12,10 @@ and V sit in LDS as [block_n][head_dim + pad] and
 The C fragments of dS^T (rows = keys) become the B operand of dQ^T (k = keys) in registers where
 rocke.helpers.plan_chain finds the path, else through each wave's rows of an LDS tile
 [block_m][block_n + pad].
+
+A C column (one query) may depend on the slot as an offset added to the lane's column (mma.sync:
+lane % 4 * 2 + slot % 2): the slots of one offset form a query class, and the kernel keeps one
+query row (LSE2, D, visible keys) per query repeat and class.
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class DqPlan:
     b_col: SplitFormula  # B fragment: query index
     c_row: SplitFormula  # C fragment: key (S^T) or head_dim (dQ^T) index
     c_col: SplitFormula  # C fragment: query index
+    col_offsets: tuple[int, ...]  # the C column offsets of the slots (query classes), ascending
+    col_slots: tuple[tuple[int, ...], ...]  # the C slots of each class
     lds_bytes: int
 
 
@@ -113,13 +119,15 @@ def plan_dq(spec: AttentionBwdDqSpec, target: ArchTarget) -> DqPlan:
     c_row = split_formula(op.c.row_expr, op.wave_size, op.c.length)
     c_col = split_formula(op.c.col_expr, op.wave_size, op.c.length)
     if (k_frag is None or kt_frag is None or b_row is None or b_col is None or c_row is None or c_col is None
-            or any(c_col.slot_offsets) or any(b_col.slot_offsets)
+            or any(b_col.slot_offsets)
             or (ds_tile is not None and (ds_store is None or ds_load is None))
             or (q_tile is not None and qt_frag is None)):
-        spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column or B column that depends on "
-                           "the slot, or a formula that is not lane/slot separable)")
+        spec.fail("op_id", "has fragment layouts this kernel cannot use (a B column that depends on the slot, or a "
+                           "formula that is not lane/slot separable)")
     assert k_frag is not None and kt_frag is not None
     assert b_row is not None and b_col is not None and c_row is not None and c_col is not None
+    col_offsets = tuple(sorted(set(c_col.slot_offsets)))
+    col_slots = tuple(tuple(s for s, off in enumerate(c_col.slot_offsets) if off == offset) for offset in col_offsets)
     return DqPlan(op, threads, spec.wave_rows // op.n, key_reps, spec.head_dim // op.m, spec.head_dim // op.k,
                   spec.block_n // op.k, k_tile, ds_tile, q_tile, kv_copy, qdo_copy, k_frag, kt_frag, ds_store,
-                  ds_load, qt_frag, chain, b_row, b_col, c_row, c_col, lds_bytes)
+                  ds_load, qt_frag, chain, b_row, b_col, c_row, c_col, col_offsets, col_slots, lds_bytes)

@@ -207,20 +207,21 @@ def _dq_atomic(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: d
     dq_row0 = views["dq_acc"][0]
     scale_v = b.splat(scale, op.c.length, name="scale_v")
     for cq in range(plan.dq_cols):
-        row = b.add(add_i32(b, q0, cq * op.n), col_lane, name="dq_row")
-        ok = b.cmpi("slt", row, seqlen_q, name="dq_ok")
-        line = b.add(b.mul(row, params["dq_acc_stride_s"]), row_lane)
-        if d0 is not None:
-            line = b.add(line, d0, name="dq_line")
-        scaled = [b.mul(accs[rd][cq], scale_v, name="dq") for rd in range(plan.d_reps)]
+        for offset, slots in zip(plan.col_offsets, plan.col_slots, strict=True):
+            row = b.add(add_i32(b, q0, cq * op.n + offset), col_lane, name="dq_row")
+            ok = b.cmpi("slt", row, seqlen_q, name="dq_ok")
+            line = b.add(b.mul(row, params["dq_acc_stride_s"]), row_lane)
+            if d0 is not None:
+                line = b.add(line, d0, name="dq_line")
+            scaled = [b.mul(accs[rd][cq], scale_v, name="dq") for rd in range(plan.d_reps)]
 
-        def add_row(line: Value = line, scaled: list[Value] = scaled) -> None:
-            for rd in range(plan.d_reps):
-                for slot in range(op.c.length):
-                    index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slot])
-                    b.atomic_add_f32(dq_row0, index, b.extract(scaled[rd], slot))
+            def add_row(line: Value = line, scaled: list[Value] = scaled, slots: tuple[int, ...] = slots) -> None:
+                for rd in range(plan.d_reps):
+                    for slot in slots:
+                        index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slot])
+                        b.atomic_add_f32(dq_row0, index, b.extract(scaled[rd], slot))
 
-        b.if_(ok, add_row)
+            b.if_(ok, add_row)
 
 
 def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: dict[str, Value],
@@ -233,41 +234,46 @@ def _epilogue(b: Builder, spec: AttentionBwdMainSpec, plan: MainPlan, params: di
     split = spec.dkv_mode == "split"
     elem = f32 if split else ir_type(spec.dtype)
     esize = 4 if split else elem_bytes(spec.dtype)
-    pieces = slot_runs(plan.c_row.slot_offsets, MAX_ACCESS_BYTES // 4 if split else MAX_ACCESS_ELEMS)
+    most = MAX_ACCESS_BYTES // 4 if split else MAX_ACCESS_ELEMS
+    classes = len(plan.col_offsets)
     factor = b.splat(dk_scale, op.c.length, name="dk_scale_v")
     dk_name, dv_name = dkv_names(spec)
     for name, arg in (("dv", dv_name), ("dk", dk_name)):
         row0, rsrc = views[arg]
         for rk in range(plan.key_reps):
-            ok = b.cmpi("slt", keys[rk], seqlen_k, name="key_ok")
-            line = b.add(b.mul(keys[rk], params[f"{arg}_stride_s"]), row_lane)
-            if d0 is not None:
-                line = b.add(line, d0, name="dkv_line")
-            values = [accs[name][rd][rk] for rd in range(plan.d_reps)]
-            if name == "dk":
-                values = [b.mul(value, factor, name=name) for value in values]
-            if spec.dkv_mode != "atomic":
-                for rd in range(plan.d_reps):
-                    for first, count in pieces:
-                        index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
-                        if count == 1:
-                            value = b.extract(values[rd], first)
-                        else:
-                            value = b.splat(b.const(0.0, f32), count)
-                            for j in range(count):
-                                value = b.insert(value, b.extract(values[rd], first + j), j)
-                        if not split:
-                            value = b.truncf(value, elem if count == 1 else vector_type(elem, count))
-                        b.buffer_store(rsrc, masked_offset(b, ok, index, esize), value)
-                continue
+            for ci, slots in enumerate(plan.col_slots):
+                key = keys[rk * classes + ci]
+                ok = b.cmpi("slt", key, seqlen_k, name="key_ok")
+                line = b.add(b.mul(key, params[f"{arg}_stride_s"]), row_lane)
+                if d0 is not None:
+                    line = b.add(line, d0, name="dkv_line")
+                values = [accs[name][rd][rk] for rd in range(plan.d_reps)]
+                if name == "dk":
+                    values = [b.mul(value, factor, name=name) for value in values]
+                if spec.dkv_mode != "atomic":
+                    pieces = slot_runs(tuple(plan.c_row.slot_offsets[slot] for slot in slots), most)
+                    for rd in range(plan.d_reps):
+                        for first, count in pieces:
+                            index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slots[first]])
+                            if count == 1:
+                                value = b.extract(values[rd], slots[first])
+                            else:
+                                value = b.splat(b.const(0.0, f32), count)
+                                for j in range(count):
+                                    value = b.insert(value, b.extract(values[rd], slots[first + j]), j)
+                            if not split:
+                                value = b.truncf(value, elem if count == 1 else vector_type(elem, count))
+                            b.buffer_store(rsrc, masked_offset(b, ok, index, esize), value)
+                    continue
 
-            def add_key(line: Value = line, values: list[Value] = values, row0: Value = row0) -> None:
-                for rd in range(plan.d_reps):
-                    for slot in range(op.c.length):
-                        index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slot])
-                        b.atomic_add_f32(row0, index, b.extract(values[rd], slot))
+                def add_key(line: Value = line, values: list[Value] = values, row0: Value = row0,
+                            slots: tuple[int, ...] = slots) -> None:
+                    for rd in range(plan.d_reps):
+                        for slot in slots:
+                            index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[slot])
+                            b.atomic_add_f32(row0, index, b.extract(values[rd], slot))
 
-            b.if_(ok, add_key)
+                b.if_(ok, add_key)
 
 
 def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -315,7 +321,10 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
     row_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
     col_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
     key_lines = [add_i32(b, wave_key0, rk * op.n) for rk in range(plan.key_reps)]
-    keys = [b.add(b.add(k0, line), col_lane, name="key") for line in key_lines]
+    classes = len(plan.col_offsets)
+    class_of = {slot: ci for ci, slots in enumerate(plan.col_slots) for slot in slots}
+    keys = [b.add(b.add(k0, add_i32(b, line, offset)), col_lane, name="key")  # per key atom and class
+            for line in key_lines for offset in plan.col_offsets]
     row_bases = [fragment_base(b, plan.rows_a, lane, const_i32(b, rq * op.m), name="rows_base")
                  for rq in range(plan.q_reps)]
     line_bases = [fragment_base(b, plan.lines_b, lane, line, name="lines_base") for line in key_lines]
@@ -369,7 +378,7 @@ def build(spec: AttentionBwdMainSpec, arch: str, *, _fault: str = "") -> KernelD
             for rk in range(plan.key_reps):
                 p_slots, ds_slots = [], []
                 for slot in range(op.c.length):
-                    seen = b.cmpi("sle", keys[rk], limits[slot], name="seen")
+                    seen = b.cmpi("sle", keys[rk * classes + class_of[slot]], limits[slot], name="seen")
                     p = recompute_p(b, b.extract(s_accs[rq][rk], slot), scale2, lse2s[slot], seen)
                     ds = dscore(b, p, b.extract(dp_accs[rq][rk], slot), deltas[slot])
                     p_slots.append(p)

@@ -14,7 +14,11 @@ size (those the backward configs ship): main wave64 block_m 32, block_n 64, 2 wa
 32, 2 waves; dq block_m 64 (wave64) or 32 (wave32), block_n 32, block_m / atom n waves; lds_pad 8.
 main's d_chunk: head_dim on wave64; on wave32 the largest with head_dim * d_chunk at most
 WAVE32_DKV_BUDGET (head_dim 128 in chunks of 32: one chunk of 128 spills at LLVM 22 and LLVM 20,
-chunks of 64 spill on gfx1201 at LLVM 22; measured, main's configs refuse or ship them). dq's
+chunks of 64 spill on gfx1201 at LLVM 22; measured, main's configs refuse or ship them). An arch
+with mma.sync (sm_90, 132 SMs; its 16x8 atom holds two keys per lane) gets the sm_90 configs'
+shapes: main block_m 32, block_n 64 over 4 warps at head_dim <= 64, 32 over 2 warps at 128 (the
+static shared memory within 48 KiB), d_chunk at most 64 (one chunk of 128 spills at LLVM 22);
+dq block_m 64, block_n 32, 4 warps of two row atoms. dq's
 qdo_lds: 1 (Q and dO staged in LDS) when their A fragments over head_dim would take more than
 QDO_MAX_VGPRS of a lane's registers (gfx11's replicated WMMA operands at head_dim 128), else 0.
 prep and convert: 256 threads, vec the widest access dividing head_dim and the strides of the
@@ -49,6 +53,8 @@ LDS_PAD = 8
 QDO_MAX_VGPRS = 64  # dq keeps Q and dO in registers up to this many VGPRs a lane, else in LDS
 ELEMENTWISE_BLOCK = 256  # prep and convert threads per workgroup
 WAVE32_DKV_BUDGET = 4096  # wave32 main: head_dim * d_chunk at most this (see the module docstring)
+MMA_SYNC = "mma_sync"  # the arch feature of NVIDIA's warp-level MMA (sm_90)
+MMA_SYNC_D_CHUNK = 64  # mma.sync main: d_chunk at most this (one chunk of 128 spills at LLVM 22)
 PREP_MAX_VEC = 8  # 16 bytes of f16 / bf16: the widest access
 CONVERT_MAX_VEC = 4  # one 16-byte f32 workspace access
 GRADIENT_OF = {"do": "o", "dq": "q", "dk": "k", "dv": "v"}  # a gradient's strides are its tensor's
@@ -60,15 +66,22 @@ HEAD_DIMS = tuple(d for d in prep_spec.HEAD_DIMS if all(
     d in spec.HEAD_DIMS for spec in (main_spec, dq_spec, convert_spec)))
 
 
-def main_tile(target: ArchTarget) -> tuple[int, int, int]:
-    """(block_m, block_n, waves) of attention_bwd_main for the arch's wave size."""
-    return (32, 64, 2) if target.wave_size == 64 else (16, 32, 2)
+def main_tile(target: ArchTarget, head_dim: int) -> tuple[int, int, int]:
+    """(block_m, block_n, waves) of attention_bwd_main for the arch's wave size (and mma.sync)."""
+    if target.wave_size == 64:
+        return 32, 64, 2
+    if target.has_feature(MMA_SYNC):
+        return (32, 64, 4) if head_dim <= 64 else (32, 32, 2)
+    return 16, 32, 2
 
 
 def main_d_chunk(target: ArchTarget, head_dim: int) -> int:
-    """attention_bwd_main's d_chunk: head_dim on wave64, within WAVE32_DKV_BUDGET on wave32."""
+    """attention_bwd_main's d_chunk: head_dim on wave64, at most MMA_SYNC_D_CHUNK with mma.sync,
+    within WAVE32_DKV_BUDGET on the other wave32 archs."""
     if target.wave_size == 64:
         return head_dim
+    if target.has_feature(MMA_SYNC):
+        return min(head_dim, MMA_SYNC_D_CHUNK)
     return min(head_dim, WAVE32_DKV_BUDGET // head_dim)
 
 
@@ -79,7 +92,10 @@ def dq_qdo_lds(op: MmaOp, head_dim: int, dtype: str) -> int:
 
 
 def dq_tile(target: ArchTarget, atom_n: int) -> tuple[int, int, int]:
-    """(block_m, block_n, waves) of attention_bwd_dq: one atom of rows per wave."""
+    """(block_m, block_n, waves) of attention_bwd_dq: one atom of rows per wave (with mma.sync 4
+    warps of two)."""
+    if target.has_feature(MMA_SYNC):
+        return 64, 32, 4
     block_m = 64 if target.wave_size == 64 else 32
     return block_m, 32, max(1, block_m // atom_n)
 
@@ -160,7 +176,7 @@ def candidates(problem: Any, target: ArchTarget) -> list[Candidate]:
     prep = spec_kv({**common, "block": ELEMENTWISE_BLOCK,
                     "vec": access_width(problem, ("o", "do"), PREP_MAX_VEC)})
     sizes = plan_sizes(problem)
-    block_m, block_n, waves = main_tile(target)
+    block_m, block_n, waves = main_tile(target, problem.head_dim)
     d_chunk = main_d_chunk(target, problem.head_dim)
     out = []
     for dq_mode in DQ_MODE_ORDER:

@@ -16,6 +16,10 @@ The C fragments of S / dS (rows = queries) become the B operands of dV^T / dK^T 
 in registers where rocke.helpers.plan_chain finds the path for the atom, else through an LDS
 tile per product ([block_n][block_m + pad], each wave its own keys' lines). dQ^T always reads
 dS^T from the dS tile (its k runs over keys, the C fragments' columns).
+
+A C column (a key of S / dV^T / dK^T, a query of dQ^T) may depend on the slot as an offset added to
+the lane's column (mma.sync: lane % 4 * 2 + slot % 2): the slots of one offset form a column class,
+and the kernel keeps one key (and one dQ row) per atom and class.
 """
 
 from __future__ import annotations
@@ -69,6 +73,8 @@ class MainPlan:
     chain: ChainPlan | None  # register path of P / dS into the B operand
     c_row: SplitFormula  # C fragment: query (S) or head_dim (dV^T ...) index
     c_col: SplitFormula  # C fragment: key (S, dV^T) or query (dQ^T) index
+    col_offsets: tuple[int, ...]  # the C column offsets of the slots (column classes), ascending
+    col_slots: tuple[tuple[int, ...], ...]  # the C slots of each class
     lds_bytes: int
 
 
@@ -125,13 +131,14 @@ def plan_main(spec: AttentionBwdMainSpec, target: ArchTarget) -> MainPlan:
     c_row = split_formula(op.c.row_expr, op.wave_size, op.c.length)
     c_col = split_formula(op.c.col_expr, op.wave_size, op.c.length)
     if (rows_a is None or lines_b is None or cols_a is None or c_row is None or c_col is None
-            or any(c_col.slot_offsets) or (atomic_dq and (kt_a is None or dst_load is None))
+            or (atomic_dq and (kt_a is None or dst_load is None))
             or (ds_tile is not None and (p_store is None or p_load is None))):
-        spec.fail("op_id", "has fragment layouts this kernel cannot use (a C column that depends on the slot, or a "
-                           "formula that is not lane/slot separable)")
+        spec.fail("op_id", "has fragment layouts this kernel cannot use (a formula that is not lane/slot separable)")
     assert rows_a is not None and lines_b is not None and cols_a is not None
     assert c_row is not None and c_col is not None
+    col_offsets = tuple(sorted(set(c_col.slot_offsets)))
+    col_slots = tuple(tuple(s for s, off in enumerate(c_col.slot_offsets) if off == offset) for offset in col_offsets)
     return MainPlan(op, threads, q_reps, spec.wave_keys // op.n, spec.d_chunk // op.m, spec.head_dim // op.k,
                     spec.block_m // op.k, spec.wave_keys // op.k, spec.block_m // op.n, k_tile, q_tile, p_tile,
                     ds_tile, kv_copy, qd_copy, rows_a, lines_b, cols_a, kt_a, p_store, p_load, dst_load, chain,
-                    c_row, c_col, lds_bytes)
+                    c_row, c_col, col_offsets, col_slots, lds_bytes)

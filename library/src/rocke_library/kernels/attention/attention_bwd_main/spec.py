@@ -66,8 +66,6 @@ class AttentionBwdMainSpec(Spec):
         if self.dkv_mode not in DKV_MODES:
             self.fail("dkv_mode", f"must be one of {', '.join(DKV_MODES)}")
         op = check_mma_atom(self, "dtype", self.dtype)
-        if op.m != op.n:
-            self.fail("op_id", f"must be a square atom (m = n), not {op.m} x {op.n}")
         if not 1 <= self.waves <= MAX_WAVES:
             self.fail("waves", f"must be in 1..{MAX_WAVES}")
         if not 1 <= self.block_m <= MAX_BLOCK_M:

@@ -10,7 +10,9 @@ loop bound is computed on the device, so fully masked blocks are never visited):
      as [head_dim][key + pad]); keys past the sequence read 0; barrier;
   2. S^T = K Q^T through the catalog MMA, in f32;
   3. online softmax per query row (common/softmax.py): scores scaled by scale * log2(e), masked
-     element-wise to -inf (common/mask.py), p = exp2(s - m), O rescaled by alpha;
+     element-wise to -inf (common/mask.py), p = exp2(s - m), O rescaled by alpha; where a C
+     column depends on the slot (mma.sync), one row per query repeat and query class (the slots
+     of one column offset, plan.col_slots);
   4. P rounded to the input dtype becomes the B operand of the second MMA: in registers where
      the layouts allow it (rocke.helpers.plan_chain), else through each wave's rows of an LDS tile
      (store, barrier, load);
@@ -20,6 +22,11 @@ With double_buffer the K and V^T tiles have two stages: block 0 is copied into s
 loop (and a barrier); iteration j issues the global loads of block j + 1 first, runs steps 2-5 on
 stage j & 1, then stores the loaded block into stage (j & 1) ^ 1 and ends with the one barrier
 (every wave has finished reading that stage, in iteration j - 1, before any thread writes it).
+
+Where the plan takes the S = Q K^T orientation (plan.rows: mma.sync), Q is the A operand (its
+fragments read from global memory as above), K^T and V the B operands read down the K and V^T
+tiles' lines, S's C rows the queries, and P, rounded, is chained into the A operand of O = P V in
+registers (rocke.helpers.plan_chain): no P tile, no barrier between the products.
 
 The epilogue divides by l (0 for a row that saw no key), stores O in the input dtype and the
 natural-log LSE (f32, -inf for such rows) through buffer resources; rows past the sequence drop.
@@ -213,6 +220,44 @@ def _load_q(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value
     return frags
 
 
+def _load_q_rows(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, rsrc: Value, stride_s: Value, lane: Value,
+                 row0: Value, seqlen_q: Value, elem: ScalarType) -> list[list[Value]]:
+    """frags[step][rep]: the Q (A operand) fragments of the wave's rows (S = Q K^T), from global
+    memory; an A slot's query is the lane's plus the slot's offset (plan.q_col)."""
+    op = plan.op
+    esize = elem_bytes(spec.dtype)
+    d_lane = emit_lane_part(b, plan.q_row.lane_part, lane)
+    q_lane = emit_lane_part(b, plan.q_col.lane_part, lane)
+    offsets = sorted(set(plan.q_col.slot_offsets))
+    oks: list[Value] = []
+    lines: list[Value] = []
+    for rep in range(plan.q_reps):
+        for offset in offsets:
+            first_row = add_i32(b, row0, rep * op.m + offset)
+            row = b.add(first_row, q_lane, name="q_row")
+            oks.append(b.cmpi("slt", row, seqlen_q))
+            scaled = b.mul(row, stride_s)
+            lines.append(b.add(scaled, d_lane))
+    frags: list[list[Value]] = []
+    for step in range(plan.qk_steps):
+        row_frags = []
+        for rep in range(plan.q_reps):
+            frag = b.splat(b.const(0.0, elem), op.a.length)
+            for oi, offset in enumerate(offsets):
+                at = rep * len(offsets) + oi
+                slots = [slot for slot in range(op.a.length) if plan.q_col.slot_offsets[slot] == offset]
+                for first, count in runs(tuple(plan.q_row.slot_offsets[slot] for slot in slots), MAX_ACCESS_ELEMS):
+                    index = add_i32(b, lines[at], step * op.k + plan.q_row.slot_offsets[slots[first]])
+                    offset_at = masked_offset(b, oks[at], index, esize)
+                    part = b.buffer_load(rsrc, offset_at, vector_type(elem, count))
+                    for j in range(count):
+                        element = part if count == 1 else b.extract(part, j)
+                        frag = b.insert(frag, element, slots[first + j])
+            row_frags.append(frag)
+        frags.append(row_frags)
+    return frags
+
+
 class KvCopy:
     """One thread's share of the K / V tile copy, set up once before the key loop."""
 
@@ -281,7 +326,7 @@ class KvCopy:
 
 def _scores_of(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: Value, k_bases: list[Value],
                k_multiples: list[int], qfrags: list[list[Value]], elem: ScalarType) -> list[list[Value]]:
-    """acc[key_rep][q_rep]: S^T = K Q^T of the key block, in f32."""
+    """acc[key_rep][q_rep]: S^T = K Q^T of the key block (plan.rows: S = Q K^T), in f32."""
     op = plan.op
     zero = f32_const(b, 0.0, op.c.length, name="s_acc")
     accs = [[zero] * plan.q_reps for _ in range(plan.key_reps)]
@@ -289,7 +334,10 @@ def _scores_of(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, k_lds: V
         for rk in range(plan.key_reps):
             kfrag = load_fragment(b, k_lds, k_bases[rk], plan.k_frag, step * op.k, elem, k_multiples, name="k_frag")
             for rq in range(plan.q_reps):
-                accs[rk][rq] = b.mma(op.id, kfrag, qfrags[step][rq], accs[rk][rq], name="s")
+                if plan.rows:
+                    accs[rk][rq] = b.mma(op.id, qfrags[step][rq], kfrag, accs[rk][rq], name="s")
+                else:
+                    accs[rk][rq] = b.mma(op.id, kfrag, qfrags[step][rq], accs[rk][rq], name="s")
     return accs
 
 
@@ -323,8 +371,10 @@ def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: P
     elem = ir_type(spec.dtype)
     esize = elem_bytes(spec.dtype)
     o_rsrc = views.o
-    d_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
-    pieces = runs(plan.c_row.slot_offsets, MAX_ACCESS_ELEMS)
+    d_form = plan.c_col if plan.rows else plan.c_row  # the C formula of the head_dim index
+    d_atom = op.n if plan.rows else op.m
+    d_lane = emit_lane_part(b, d_form.lane_part, lane)
+    classes = len(plan.col_offsets)
     if spec.seq_mode == "batched":
         heads = b.mul(work.batch, params.heads_q)
         seq = b.add(heads, work.head)
@@ -345,31 +395,34 @@ def _epilogue(b: Builder, spec: AttentionFwdSpec, plan: AttentionPlan, params: P
     low = b.and_(lane, bits)
     leader = b.cmpi("eq", low, const_i32(b, 0), name="leader")
     for rq in range(plan.q_reps):
-        inv, lse = finalize(b, ms[rq], ls[rq], plan.group, lse_log2=fault == "lse_log2")
-        row = rows[rq]
-        ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
-        row_at = b.mul(row, params.o_strides.s)
-        line = b.add(row_at, d_lane)
-        for rd in range(plan.d_reps):
-            inv_v = b.splat(inv, op.c.length)
-            scaled = b.mul(accs[rd][rq], inv_v, name="o")
-            for first, count in pieces:
-                index = add_i32(b, line, rd * op.m + plan.c_row.slot_offsets[first])
-                if count == 1:
-                    element = b.extract(scaled, first)
-                    value = b.truncf(element, elem)
-                else:
-                    part = b.splat(b.const(0.0, f32), count)
-                    for j in range(count):
-                        element = b.extract(scaled, first + j)
-                        part = b.insert(part, element, j)
-                    value = b.truncf(part, vector_type(elem, count))
-                offset = masked_offset(b, ok, index, esize)
-                b.buffer_store(o_rsrc, offset, value)
-        lse_ok = b.and_(ok, leader)
-        lse_index = b.add(lse_rows, row)
-        lse_offset = masked_offset(b, lse_ok, lse_index, 4)
-        b.buffer_store(lse_rsrc, lse_offset, lse)
+        for ci, slots in enumerate(plan.col_slots):
+            at = rq * classes + ci
+            inv, lse = finalize(b, ms[at], ls[at], plan.group, lse_log2=fault == "lse_log2")
+            row = rows[at]
+            ok = b.cmpi("slt", row, work.seqlen_q, name="row_ok")
+            row_at = b.mul(row, params.o_strides.s)
+            line = b.add(row_at, d_lane)
+            pieces = runs(tuple(d_form.slot_offsets[slot] for slot in slots), MAX_ACCESS_ELEMS)
+            for rd in range(plan.d_reps):
+                inv_v = b.splat(inv, op.c.length)
+                scaled = b.mul(accs[rd][rq], inv_v, name="o")
+                for first, count in pieces:
+                    index = add_i32(b, line, rd * d_atom + d_form.slot_offsets[slots[first]])
+                    if count == 1:
+                        element = b.extract(scaled, slots[first])
+                        value = b.truncf(element, elem)
+                    else:
+                        part = b.splat(b.const(0.0, f32), count)
+                        for j in range(count):
+                            element = b.extract(scaled, slots[first + j])
+                            part = b.insert(part, element, j)
+                        value = b.truncf(part, vector_type(elem, count))
+                    offset = masked_offset(b, ok, index, esize)
+                    b.buffer_store(o_rsrc, offset, value)
+            lse_ok = b.and_(ok, leader)
+            lse_index = b.add(lse_rows, row)
+            lse_offset = masked_offset(b, lse_ok, lse_index, 4)
+            b.buffer_store(lse_rsrc, lse_offset, lse)
 
 
 def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
@@ -404,14 +457,21 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     scale2 = b.mul(scale, f32_const(b, LOG2E, 1), name="scale_log2")
     wave_row0 = mul_i32(b, wave, spec.wave_rows, name="wave_row0")
     block_row0 = b.add(work.q0, wave_row0, name="row0")
-    qfrags = _load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem)
+    load_q = _load_q_rows if plan.rows else _load_q
+    qfrags = load_q(b, spec, plan, views.q, params.q_strides.s, lane, block_row0, work.seqlen_q, elem)
 
-    key_lane = emit_lane_part(b, plan.c_row.lane_part, lane)
-    q_lane = emit_lane_part(b, plan.c_col.lane_part, lane)
-    rows = []
+    # The C formulas of the key and the query (S^T: rows and columns; S: columns and rows) and the
+    # extents of an atom along the queries, the keys of S and head_dim of O.
+    key_form, query_form = (plan.c_col, plan.c_row) if plan.rows else (plan.c_row, plan.c_col)
+    q_atom, key_atom, d_atom = (op.m, op.n, op.n) if plan.rows else (op.n, op.m, op.m)
+    key_lane = emit_lane_part(b, key_form.lane_part, lane)
+    q_lane = emit_lane_part(b, query_form.lane_part, lane)
+    classes = len(plan.col_offsets)
+    rows = []  # per query repeat and class
     for rq in range(plan.q_reps):
-        first_row = add_i32(b, block_row0, rq * op.n)
-        rows.append(b.add(first_row, q_lane, name="row"))
+        for offset in plan.col_offsets:
+            first_row = add_i32(b, block_row0, rq * q_atom + offset)
+            rows.append(b.add(first_row, q_lane, name="row"))
     rooms = []
     for row in rows:
         limit = visible_limit(b, mask, row, work.seqlen_q, work.seqlen_k)
@@ -419,11 +479,11 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     copy = KvCopy(b, plan, tid, params.k_strides.s, params.v_strides.s)
     k_bases = []
     for rk in range(plan.key_reps):
-        line0 = const_i32(b, rk * op.m)
+        line0 = const_i32(b, rk * key_atom)
         k_bases.append(fragment_base(b, plan.k_frag, lane, line0, name="k_frag_base"))
     v_bases = []
     for rd in range(plan.d_reps):
-        line0 = const_i32(b, rd * op.m)
+        line0 = const_i32(b, rd * d_atom)
         v_bases.append(fragment_base(b, plan.v_frag, lane, line0, name="vt_frag_base"))
     p_store_bases: list[Value] = []
     p_load_bases: list[Value] = []
@@ -439,9 +499,10 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
     count_o = plan.d_reps * plan.q_reps
     inits = [o_zero] * count_o
     m0 = f32_const(b, float("-inf"), 1, name="m")
-    inits += [m0] * plan.q_reps
+    count_rows = plan.q_reps * classes
+    inits += [m0] * count_rows
     l0 = f32_const(b, 0.0, 1, name="l")
-    inits += [l0] * plan.q_reps
+    inits += [l0] * count_rows
 
     k_multiples: list[int] = []
     v_multiples: list[int] = []
@@ -454,8 +515,8 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
 
     def body(kt: Value, *carried: Value) -> list[Value]:
         o_accs = [list(carried[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
-        ms = list(carried[count_o:count_o + plan.q_reps])
-        ls = list(carried[count_o + plan.q_reps:])
+        ms = list(carried[count_o:count_o + count_rows])
+        ls = list(carried[count_o + count_rows:])
         k0 = mul_i32(b, kt, spec.block_n, name="k0")
         k_now = k_bases
         v_now = v_bases
@@ -478,19 +539,33 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
         s_accs = _scores_of(b, spec, plan, k_lds, k_now, k_multiples, qfrags, elem)
         probs: list[list[list[Value]]] = []
         for rq in range(plan.q_reps):
-            room = b.sub(rooms[rq], k0, name="room_k0")
-            scores = []
-            for rk in range(plan.key_reps):
-                for slot in range(op.c.length):
-                    key = rk * op.m + plan.c_row.slot_offsets[slot]
-                    visible = b.cmpi("sle", const_i32(b, key), room)
-                    raw = b.extract(s_accs[rk][rq], slot)
-                    value = b.mul(raw, scale2)
-                    masked = f32_const(b, float("-inf"), 1)
-                    scores.append(b.select(visible, value, masked, name="score"))
-            p, ms[rq], ls[rq], alpha = online_update(b, scores, ms[rq], ls[rq], plan.group)
-            probs.append([p[rk * op.c.length:(rk + 1) * op.c.length] for rk in range(plan.key_reps)])
-            alpha_v = b.splat(alpha, op.c.length, name="alpha_v")
+            slot_probs: list[list[Value | None]] = [[None] * op.c.length for _ in range(plan.key_reps)]
+            alphas: list[Value] = []
+            for ci, slots in enumerate(plan.col_slots):
+                at = rq * classes + ci
+                room = b.sub(rooms[at], k0, name="room_k0")
+                scores = []
+                for rk in range(plan.key_reps):
+                    for slot in slots:
+                        key = rk * key_atom + key_form.slot_offsets[slot]
+                        visible = b.cmpi("sle", const_i32(b, key), room)
+                        raw = b.extract(s_accs[rk][rq], slot)
+                        value = b.mul(raw, scale2)
+                        masked = f32_const(b, float("-inf"), 1)
+                        scores.append(b.select(visible, value, masked, name="score"))
+                p, ms[at], ls[at], alpha = online_update(b, scores, ms[at], ls[at], plan.group)
+                for rk in range(plan.key_reps):
+                    for j, slot in enumerate(slots):
+                        slot_probs[rk][slot] = p[rk * len(slots) + j]
+                alphas.append(alpha)
+            probs.append([[p for p in slot_p if p is not None] for slot_p in slot_probs])
+            if classes == 1:
+                alpha_v = b.splat(alphas[0], op.c.length, name="alpha_v")
+            else:
+                alpha_v = b.splat(f32_const(b, 1.0, 1), op.c.length)
+                for ci, slots in enumerate(plan.col_slots):
+                    for slot in slots:
+                        alpha_v = b.insert(alpha_v, alphas[ci], slot, name="alpha_v")
             for rd in range(plan.d_reps):
                 o_accs[rd][rq] = b.mul(o_accs[rd][rq], alpha_v, name="o_acc")
         pfrags = _p_operands(b, spec, plan, probs, p_lds, p_store_bases, p_load_bases, elem)
@@ -499,7 +574,10 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
                 vfrag = load_fragment(b, v_lds, v_now[rd], plan.v_frag, step * op.k, elem, v_multiples,
                                       name="vt_frag")
                 for rq in range(plan.q_reps):
-                    o_accs[rd][rq] = b.mma(op.id, vfrag, pfrags[step][rq], o_accs[rd][rq], name="o_acc")
+                    if plan.rows:
+                        o_accs[rd][rq] = b.mma(op.id, pfrags[step][rq], vfrag, o_accs[rd][rq], name="o_acc")
+                    else:
+                        o_accs[rd][rq] = b.mma(op.id, vfrag, pfrags[step][rq], o_accs[rd][rq], name="o_acc")
         if stage is not None:
             assert values is not None
             other = b.xor_(stage, const_i32(b, 1), name="next_stage")
@@ -510,13 +588,13 @@ def build(spec: AttentionFwdSpec, arch: str, *, _fault: str = "") -> KernelDef:
             b.barrier()
         return [acc for accs in o_accs for acc in accs] + ms + ls
 
-    names = ["o_acc"] * count_o + ["m"] * plan.q_reps + ["l"] * plan.q_reps
+    names = ["o_acc"] * count_o + ["m"] * count_rows + ["l"] * count_rows
     lb = const_i32(b, 0)
     step = const_i32(b, 1)
     out = b.for_(lb, blocks, step, inits, body, names=names, iv_name="kt")
     o_accs = [list(out[rd * plan.q_reps:(rd + 1) * plan.q_reps]) for rd in range(plan.d_reps)]
-    ms = list(out[count_o:count_o + plan.q_reps])
-    ls = list(out[count_o + plan.q_reps:])
+    ms = list(out[count_o:count_o + count_rows])
+    ls = list(out[count_o + count_rows:])
     _epilogue(b, spec, plan, params, work, views, lane, rows, o_accs, ms, ls, _fault)
     kernel = b.finish()
     verify(kernel, arch=target)

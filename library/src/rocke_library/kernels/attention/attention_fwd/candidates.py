@@ -6,7 +6,12 @@ the dtype (ARCH_UNSUPPORTED), a batch stride of 0 where it addresses rows (LAYOU
 the batches would alias). Otherwise one candidate per MMA atom of the arch for the dtype,
 largest atom first (m * n * k; catalog order on a tie), each with the tile of the atom's wave
 size: wave64 (MFMA) 2 waves, block 64 x 64; wave32 (WMMA) 4 waves, block_m 64 and block_n 32 at
-head_dim <= 64, 16 above (the register budget of the RDNA configs); lds_pad 8. The problem's
+head_dim <= 64, 16 above (the register budget of the RDNA configs); an arch with mma.sync (sm_90,
+132 SMs) 4 warps of 16 query rows (one m16 atom each, P chained in registers), block_m 64
+(batch x heads x S_q / 64 workgroups fill the SMs from a few thousand rows per head on), block_n 32
+at head_dim <= 64 (at 64 ptxas holds some of them to 96 or 128 registers and spills: head_dim 32
+f16 causal_br varlen, head_dim 64 bf16 causal_tl varlen) and 64 at head_dim 128 (35 KiB of static
+shared memory, 235 registers at most); lds_pad 8. The problem's
 mask and seq_mode are the spec's. C++ twin: rocke_library/kernels/attention/attention_fwd/candidates.hpp.
 """
 
@@ -23,12 +28,15 @@ FAMILY = AttentionFwdSpec.FAMILY
 TENSORS = ("q", "k", "v", "o")
 DOUBLE_BUFFER = 0  # one LDS stage of K and V^T: every arch's tiles fit it
 LDS_PAD = 8
+MMA_SYNC = "mma_sync"  # the arch feature of NVIDIA's warp-level MMA (sm_90)
 
 
 def tile(target: ArchTarget, head_dim: int) -> tuple[int, int, int]:
-    """(block_m, block_n, waves) for the arch's wave size."""
+    """(block_m, block_n, waves) for the arch's wave size (and mma.sync)."""
     if target.wave_size == 64:
         return 64, 64, 2
+    if target.has_feature(MMA_SYNC):
+        return 64, 32 if head_dim <= 64 else 64, 4
     return 64, 32 if head_dim <= 64 else 16, 4
 
 

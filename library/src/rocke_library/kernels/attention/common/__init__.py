@@ -7,7 +7,7 @@
 """
 
 from .mask import MASK_KINDS, key_blocks, visible_limit
-from .softmax import LN2, LOG2E, column_group, finalize, group_reduce, online_update
+from .softmax import LN2, LOG2E, column_group, finalize, group_reduce, online_update, row_group
 from .strided import strided_extent, strided_index
 from .work import SEQ_MODES, Work, decode_work, seq_view
 
@@ -23,6 +23,7 @@ __all__ = [
     "group_reduce",
     "key_blocks",
     "online_update",
+    "row_group",
     "seq_view",
     "strided_extent",
     "strided_index",

@@ -1,7 +1,8 @@
 """Online softmax over the C fragments of S^T = K Q^T, in the exp2 domain with f32 statistics.
 
 The kernels compute S transposed, so one query row is one column of the MMA's C tile: a lane's
-slots all belong to one query (per query repeat) and the lanes sharing a column hold the other
+slots belong to one query per query repeat (on mma.sync, whose C column is the lane's plus an
+offset of the slot, to one query per such offset) and the lanes sharing a column hold the other
 keys of that row. column_group() finds, from the catalog's C layout, the lane-xor masks joining
 those lanes; a row max or sum is a lane-local reduction followed by shuffle-xor over the group.
 
@@ -23,28 +24,45 @@ LOG2E = 1.4426950408889634  # log2(e)
 LN2 = 0.6931471805599453  # ln(2)
 
 
-# Groups of catalog rows, by id(op): the rows live as long as the process.
-_GROUPS: dict[int, tuple[int, ...] | None] = {}
+# Groups of catalog rows, by (id(op), axis): the rows live as long as the process.
+_GROUPS: dict[tuple[int, int], tuple[int, ...] | None] = {}
+COL, ROW = 1, 0  # the C coordinate a group shares: a column (S^T: a query) or a row (S: a query)
 
 
 def column_group(op: MmaOp) -> tuple[int, ...] | None:
     """The lane-xor masks (ascending powers of two) joining the lanes whose C slots share a column,
-    or None when a lane's slots span several columns or the lanes of a column are not such a group."""
+    or None when a slot's column is not the lane's column (at slot 0) plus an offset of the slot, when
+    two (lane column, slot offset) pairs name one column, or when the lanes of a column are not such
+    a group."""
+    return _group(op, COL)
+
+
+def row_group(op: MmaOp) -> tuple[int, ...] | None:
+    """The same for the lanes whose C slots share a row (S = Q K^T: one query row is one row of C)."""
+    return _group(op, ROW)
+
+
+def _group(op: MmaOp, axis: int) -> tuple[int, ...] | None:
     # A group depends on the op's C layout only, and takes wave x slots coordinates: a catalog
     # row's group is found once (every attention_fwd config asks).
     if not is_catalog_row(op):
-        return _group_uncached(op)
-    if id(op) not in _GROUPS:
-        _GROUPS[id(op)] = _group_uncached(op)
-    return _GROUPS[id(op)]
+        return _group_uncached(op, axis)
+    key = (id(op), axis)
+    if key not in _GROUPS:
+        _GROUPS[key] = _group_uncached(op, axis)
+    return _GROUPS[key]
 
 
-def _group_uncached(op: MmaOp) -> tuple[int, ...] | None:
+def _group_uncached(op: MmaOp, axis: int) -> tuple[int, ...] | None:
     c = op.c
-    cols = [c.coords(lane, 0)[1] for lane in range(op.wave_size)]
+    cols = [c.coords(lane, 0)[axis] for lane in range(op.wave_size)]
+    offsets = [c.coords(0, s)[axis] - cols[0] for s in range(c.length)]
     for lane in range(op.wave_size):
-        if any(c.coords(lane, s)[1] != cols[lane] for s in range(c.length)):
+        if any(c.coords(lane, s)[axis] != cols[lane] + offsets[s] for s in range(c.length)):
             return None
+    pairs = {(col, offset) for col in cols for offset in offsets}
+    if len({col + offset for col, offset in pairs}) != len(pairs):
+        return None
     masks = []
     bit = 1
     while bit < op.wave_size:

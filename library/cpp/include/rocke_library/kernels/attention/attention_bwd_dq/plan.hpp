@@ -7,10 +7,13 @@
 // every key block from LDS tiles [block_m][head_dim + pad] filled once before the key loop; per key
 // block K and V sit in LDS ([block_n][head_dim + pad]): S^T = K Q^T, dP^T = V dO^T, dQ^T += K^T dS^T
 // with dS^T as the B operand through registers (plan_chain) or an LDS tile [block_m][block_n + pad].
+// A C column (one query) may depend on the slot as an offset added to the lane's column (mma.sync):
+// the slots of one offset form a query class, with one query row per query repeat and class.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "rocke/arch/target.hpp"
 #include "rocke/helpers/chain.hpp"
@@ -47,6 +50,8 @@ struct DqPlan {
   helpers::SplitFormula b_col;  // B fragment: query index
   helpers::SplitFormula c_row;  // C fragment: key (S^T) or head_dim (dQ^T) index
   helpers::SplitFormula c_col;  // C fragment: query index
+  std::vector<std::int64_t> col_offsets;  // the C column offsets of the slots (query classes), ascending
+  std::vector<std::vector<std::int64_t>> col_slots;  // the C slots of each class
   std::int64_t lds_bytes = 0;
 };
 

@@ -6,12 +6,15 @@
 // K, V [block_n][head_dim + pad] stay in LDS; Q, dO [block_m][head_dim + pad] per query block.
 // S = Q K^T and dP = dO V^T; dV^T += dO^T P and dK^T += Q^T dS with P / dS as the B operands
 // (registers where plan_chain finds the path, else LDS tiles [block_n][block_m + pad]); with
-// dq_mode=atomic, dQ^T = K^T dS^T reading dS^T from the dS tile.
+// dq_mode=atomic, dQ^T = K^T dS^T reading dS^T from the dS tile. A C column may depend on the slot
+// as an offset added to the lane's column (mma.sync): the slots of one offset form a column class,
+// with one key (and one dQ row) per atom and class.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "rocke/arch/target.hpp"
 #include "rocke/helpers/chain.hpp"
@@ -52,6 +55,8 @@ struct MainPlan {
   std::optional<helpers::ChainPlan> chain;        // register path of P / dS into the B operand
   helpers::SplitFormula c_row;
   helpers::SplitFormula c_col;
+  std::vector<std::int64_t> col_offsets;  // the C column offsets of the slots (column classes), ascending
+  std::vector<std::vector<std::int64_t>> col_slots;  // the C slots of each class
   std::int64_t lds_bytes = 0;
 };
 

@@ -16,8 +16,9 @@ namespace rocke::library::kernels::attention::attention_fwd {
 
 inline constexpr std::int64_t kDoubleBuffer = 0;  // one LDS stage of K and V^T: every arch's tiles fit it
 inline constexpr std::int64_t kLdsPad = 8;
+inline constexpr std::string_view kMmaSync = "mma_sync";  // the arch feature of NVIDIA's warp-level MMA (sm_90)
 
-// (block_m, block_n, waves) for the arch's wave size.
+// (block_m, block_n, waves) for the arch's wave size (and mma.sync).
 std::tuple<std::int64_t, std::int64_t, std::int64_t> tile(const arch::ArchTarget& target, std::int64_t head_dim);
 // Whether a batched tensor's batch stride addresses anything: several batches with rows.
 bool spans_batches(const dispatch::AttentionFields& problem, std::string_view tensor);

@@ -6,7 +6,11 @@
 // S^T = K Q^T (A = K tile [block_n][head_dim + pad] in LDS, B = Q^T fragments from global memory)
 // and O^T = V^T P^T (A = V^T tile [head_dim][block_n + pad]); with double_buffer the K and V^T tiles
 // have two stages. P stays in registers where
-// plan_chain finds a register path, else it goes through an LDS tile [block_m][block_n + pad].
+// plan_chain finds a register path, else it goes through an LDS tile [block_m][block_n + pad]. A C
+// column (one query) may depend on the slot as an offset added to the lane's column (mma.sync): the
+// slots of one offset form a query class, with one softmax row per query repeat and class. Where
+// S^T has no register path into P^T but S = Q K^T has one into the A operand of O = P V (mma.sync),
+// the plan takes that orientation (rows): P stays in registers, a query is a C row.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +56,13 @@ struct AttentionPlan {
   helpers::SplitFormula c_row;  // C fragment: key (S^T) or head_dim (O^T) index
   helpers::SplitFormula c_col;  // C fragment: query index
   std::vector<std::int64_t> group;  // lane-xor masks of the lanes sharing a C column
+  std::vector<std::int64_t> col_offsets;  // the C column offsets of the slots (query classes), ascending
+  std::vector<std::vector<std::int64_t>> col_slots;  // the C slots of each class
   std::int64_t lds_bytes = 0;
+  // S = Q K^T orientation (see plan.py): k_frag / v_frag are B fragments, q_row / q_col the A (Q)
+  // fragment's head_dim / query formulas, the C columns keys (S) or head_dim (O), the C rows
+  // queries, col_offsets / col_slots the C row offsets' classes and group a row's lanes.
+  bool rows = false;
 };
 
 // (first slot, count) of the runs of consecutive slots whose offsets step by +1, at most `most` long.

@@ -19,8 +19,12 @@ inline constexpr double kLog2e = 1.4426950408889634;  // log2(e)
 inline constexpr double kLn2 = 0.6931471805599453;    // ln(2)
 
 // The lane-xor masks (ascending powers of two) joining the lanes whose C slots share a column, or
-// nullopt when a lane's slots span several columns or the lanes of a column are not such a group.
+// nullopt when a slot's column is not the lane's column (at slot 0) plus an offset of the slot, when
+// two (lane column, slot offset) pairs name one column, or when the lanes of a column are not such
+// a group.
 std::optional<std::vector<std::int64_t>> column_group(const arch::MmaOp& op);
+// The same for the lanes whose C slots share a row (S = Q K^T: one query row is one row of C).
+std::optional<std::vector<std::int64_t>> row_group(const arch::MmaOp& op);
 
 // Reduce x ("add" or "max") over the lanes joined by the xor masks; every lane gets the result.
 ir::Value* group_reduce(ir::Builder& b, ir::Value* x, std::string_view kind, const std::vector<std::int64_t>& masks,
