@@ -1,6 +1,7 @@
 """The GPU bench with the library's planned kinds: rocke.runtime.gpu_bench's rows plus convolution
-problems planned by dispatch (the plan a user gets), against cuDNN through torch's conv2d
-(channels-last, cudnn.benchmark on), timed the same way.
+and attention problems planned by dispatch (the plan a user gets), against cuDNN through torch's
+conv2d (channels-last, cudnn.benchmark on) and scaled_dot_product_attention with the
+FLASH_ATTENTION (FlashAttention-2) and CUDNN_ATTENTION backends, timed the same way.
 
     python -m rocke_library.dispatch.gpu_bench [--quick] [--out results.json]
 """
@@ -79,8 +80,76 @@ def conv_rows(ctx: BenchContext, quick: bool) -> list[Row]:
     return rows
 
 
+# Attention forward, bf16, batch x heads filling the GPU: (label, problem sizes).
+ATTENTION = (
+    ("hd128 s4k", "batch=4 seqlen_q=4096 seqlen_k=4096 heads_q=16 heads_kv=16 head_dim=128"),
+    ("hd128 s4k causal", "batch=4 seqlen_q=4096 seqlen_k=4096 heads_q=16 heads_kv=16 head_dim=128 mask=causal_br"),
+    ("hd64 s4k", "batch=4 seqlen_q=4096 seqlen_k=4096 heads_q=32 heads_kv=32 head_dim=64"),
+    ("hd128 s8k GQA 8:1", "batch=2 seqlen_q=8192 seqlen_k=8192 heads_q=32 heads_kv=4 head_dim=128"),
+)
+
+
+def attention_rows(ctx: BenchContext, quick: bool) -> list[Row]:
+    torch = ctx.torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    rows = []
+    for label, sizes in ATTENTION[:2] if quick else ATTENTION:
+        text = f"{sizes} dtype=bf16"
+        result = plan("attention_fwd", text, ctx.arch)
+        if result.status != "planned":
+            rows.append(Row("attention fwd (refused)", label, 0.0, 0.0, result.to_text().strip(), "TFLOP/s", 0, 0, ""))
+            continue
+        problem: Any = KINDS["attention_fwd"].from_kv(result.problem)
+        launch = result.launches[0]
+        b, s, hq, hk, d = problem.batch, problem.seqlen_q, problem.heads_q, problem.heads_kv, problem.head_dim
+        rng = np.random.default_rng(0)
+        import ml_dtypes
+
+        q = rng.standard_normal((b, s, hq, d)).astype(ml_dtypes.bfloat16)
+        k = rng.standard_normal((b, s, hk, d)).astype(ml_dtypes.bfloat16)
+        v = rng.standard_normal((b, s, hk, d)).astype(ml_dtypes.bfloat16)
+        o = np.zeros(launch.contract.arg("o").bytes // 2, ml_dtypes.bfloat16)
+        lse = np.zeros(launch.contract.arg("lse").bytes // 4, np.float32)
+        given = {"q": q.reshape(-1), "k": k.reshape(-1), "v": v.reshape(-1), "o": o, "lse": lse}
+        times = []
+        for repeat in range(WARMUP + REPEATS):
+            device = RuntimeDevice(ctx.backend, flavor=ctx.flavor)
+            bound: dict[str, Any] = {name: device.buffer(value) for name, value in given.items()}
+            bound["scale"] = 1.0 / d ** 0.5
+            ctx.timer.flush_buffer.fill_(1)
+            execute(result, bound, device=device)
+            if repeat >= WARMUP:
+                times.append(device.milliseconds)
+        ours = statistics.median(times)
+        causal = problem.mask != "none"
+        tq = torch.from_numpy(q.view(np.uint16)).cuda().view(torch.bfloat16).transpose(1, 2)
+        tk = torch.from_numpy(k.view(np.uint16)).cuda().view(torch.bfloat16).transpose(1, 2)
+        tv = torch.from_numpy(v.view(np.uint16)).cuda().view(torch.bfloat16).transpose(1, 2)
+        with torch.no_grad():
+            want = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=causal,
+                                                                    enable_gqa=hq != hk).transpose(1, 2)
+        got = torch.from_numpy(o.view(np.uint16)[: want.numel()].copy()).cuda().view(torch.bfloat16).view(want.shape)
+        error = float((got.float() - want.float()).abs().max())
+        flops = 4.0 * b * hq * s * s * d / (2 if causal else 1)
+        for backend, name in ((SDPBackend.FLASH_ATTENTION, "SDPA flash (FlashAttention-2)"),
+                              (SDPBackend.CUDNN_ATTENTION, "SDPA cuDNN")):
+            try:
+                with sdpa_kernel(backend), torch.no_grad():
+                    peer = ctx.timer.median_ms(lambda tq=tq, tk=tk, tv=tv, c=causal, g=hq != hk:
+                                               torch.nn.functional.scaled_dot_product_attention(
+                                                   tq, tk, tv, is_causal=c, enable_gqa=g))
+            except RuntimeError as exc:  # a backend that does not take the shape
+                rows.append(Row("attention fwd bf16", f"{label} b{b}", ours, 0.0, f"{name}: {exc}"[:80],
+                                "TFLOP/s", flops / ours / 1e9, 0.0, launch.spec))
+                continue
+            rows.append(Row("attention fwd bf16 (dispatch plan)", f"{label} b{b}", ours, peer, name, "TFLOP/s",
+                            flops / ours / 1e9, flops / peer / 1e9, f"{launch.spec} (max abs error {error:.3g})"))
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return platform_main(argv, extra_rows=[conv_rows])
+    return platform_main(argv, extra_rows=[conv_rows, attention_rows])
 
 
 if __name__ == "__main__":

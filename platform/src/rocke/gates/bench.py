@@ -304,11 +304,12 @@ def kernel_resources(only: list[str] | None, *, jobs: int) -> list[dict[str, Any
     summary = []
     for (family, arch), res in sorted(groups.items()):
         occ = sorted(r.occupancy for r in res)
-        vgprs = sorted(r.vgprs for r in res)
+        # NVIDIA kernels (ptxas): registers per thread in the VGPR column, shared memory in the LDS one.
+        vgprs = sorted(getattr(r, "vgprs", getattr(r, "registers", 0)) for r in res)
         summary.append({"family": family, "arch": arch, "configs": len(res),
                         "occupancy_min": occ[0], "occupancy_median": occ[len(occ) // 2], "occupancy_max": occ[-1],
-                        "vgprs_max": vgprs[-1], "agprs_max": max(r.agprs for r in res),
-                        "lds_max": max(r.lds_bytes for r in res),
+                        "vgprs_max": vgprs[-1], "agprs_max": max(getattr(r, "agprs", 0) for r in res),
+                        "lds_max": max(getattr(r, "lds_bytes", getattr(r, "shared_bytes", 0)) for r in res),
                         "spilling": sum(1 for r in res if not shippable(r))})
     return summary
 
