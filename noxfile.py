@@ -237,6 +237,50 @@ def bench(session: nox.Session) -> None:
     session.run("rocke", "bench", "--json", str(out), *session.posargs)
 
 
+_FIRST_GPU_CONFIGS = """
+from rocke.families import discover_families
+from rocke.families.configs import family_configs
+for family in discover_families():
+    lines = [i for i, c in enumerate(family_configs(family)) if c.arch == "sm_90" and not c.refuse]
+    if lines:
+        print(family.name, lines[0])
+"""
+
+
+def _first_gpu_configs(session: nox.Session) -> list[tuple[str, str]]:
+    """(family, config number of its first sm_90 line that builds) of every registered family."""
+    out = session.run("python", "-c", _FIRST_GPU_CONFIGS, silent=True) or ""
+    return [tuple(line.split()) for line in out.splitlines() if line.strip()]  # type: ignore[misc]
+
+
+@nox.session
+def gpu(session: nox.Session) -> None:
+    """GPU machine only (never in CI): every family's sm_90 numeric tests on the GPU against the
+    float64 references and, on identical inputs, the simulator (report: .nox/_rocke/gpu_report.json);
+    then compute-sanitizer memcheck, racecheck and synccheck over one config of every family."""
+    install_stack(session)
+    session.install("cuda-bindings>=12.6.1", "nvidia-cuda-nvcc-cu12")
+    report = WORK / "gpu_report.json"
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-m", "numeric", "-k", "sm_90",
+                "--launch-on=gpu", f"--gpu-report={report}", "platform/tests/families", "library/tests/kernels",
+                *session.posargs)
+    for family, config in _first_gpu_configs(session):
+        session.run("rocke", "run", family, "--config", config)  # compiles into the cache first
+        for tool in ("memcheck", "racecheck", "synccheck"):
+            session.run("compute-sanitizer", "--tool", tool, "--error-exitcode", "1", "rocke", "run", family,
+                        "--config", config, external=True)
+
+
+@nox.session
+def gpu_bench(session: nox.Session) -> None:
+    """GPU machine only (never in CI): rocKE against cuBLAS, FlashAttention-2, cuDNN and the copy
+    bandwidth in one process (rocke_library.dispatch.gpu_bench; JSON: .nox/_rocke/gpu_bench.json)."""
+    install_stack(session)
+    session.install("cuda-bindings>=12.6.1", "nvidia-cuda-nvcc-cu12", "torch")
+    session.run("python", "-m", "rocke_library.dispatch.gpu_bench", "--out", str(WORK / "gpu_bench.json"),
+                *session.posargs)
+
+
 @nox.session
 def demo(session: nox.Session) -> None:
     """The main job: build both packages and run the showcase."""
