@@ -187,3 +187,60 @@ def sim_unary_mode(opname: str, ty: ScalarType, x: np.ndarray, mode: str) -> np.
     out = np.zeros_like(x)
     run(b.finish(), arch="gfx1100", grid=x.size // 256, block=256, args=[x, out], approx_rounding=mode)
     return out
+
+
+# ---------------------------------------------------------------------- NVIDIA (sm_90)
+def sim_unary_on(arch: str, opname: str, ty: ScalarType, x: np.ndarray) -> np.ndarray:
+    """sim_unary on another arch."""
+    b = Builder(f"sweep_{opname}", max_workgroup_size=256)
+    src = b.param("x", ptr(ty, "global"), readonly=True)
+    dst = b.param("o", ptr(ty, "global"))
+    gid = b.add(b.mul(b.block_id_x(), b.block_dim_x()), b.thread_id_x())
+    b.store(dst, gid, getattr(b, opname)(b.load(src, gid)))
+    out = np.zeros_like(x)
+    run(b.finish(), arch=arch, grid=x.size // 256, block=256, args=[x, out])
+    return out
+
+
+def _nv_round(exact: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The f32 result of a binary64 value, rounded to dtype: numpy's casts, nearest even each."""
+    return exact.astype(F32).astype(dtype)
+
+
+# What the nvptx lowering computes (rocke/lower/nvptx/ops_math.py), written from the PTX ISA: the
+# value widened to f32, the f32 instruction (ex2.approx / lg2.approx modelled rounded to nearest,
+# sqrt.rn and rcp.rn correctly rounded with denormals kept), then fptrunc to the op's type.
+NVIDIA_REFERENCE = {
+    "exp2": lambda x: _nv_round(np.exp2(x.astype(F32).astype(np.float64)), x.dtype),
+    "log2": lambda x: _nv_round(np.log2(x.astype(F32).astype(np.float64)), x.dtype),
+    "sqrt": lambda x: _nv_round(np.sqrt(x.astype(F32).astype(np.float64)), x.dtype),
+    "rcp": lambda x: _nv_round(1.0 / x.astype(F32).astype(np.float64), x.dtype),
+    "rsqrt": lambda x: _nv_round(1.0 / np.sqrt(x.astype(F32).astype(np.float64)).astype(F32).astype(np.float64),
+                                 x.dtype),
+}
+
+
+@pytest.mark.parametrize("opname", sorted(NVIDIA_REFERENCE))
+@pytest.mark.parametrize("ty", [f16, bf16], ids=str)
+def test_every_f16_and_bf16_input_matches_the_nvidia_model(ty: ScalarType, opname: str) -> None:
+    x = every_pattern(DTYPES[ty.name])
+    with np.errstate(all="ignore"):
+        got = sim_unary_on("sm_90", opname, ty, x)
+        want = NVIDIA_REFERENCE[opname](x)
+        bad = mismatches(got, want)
+    assert not bad.any(), (f"{opname} {ty} on sm_90: {int(bad.sum())} of {x.size} inputs differ, first x = "
+                           f"{x[bad][0]!r}: got {got[bad][0]!r}, want {want[bad][0]!r}")
+
+
+def test_the_nvidia_model_is_not_the_amd_one() -> None:
+    """Negative control for the NVIDIA sweep: f16 rsqrt rounds its root to f32 on NVIDIA and to f16
+    on AMD (v_sqrt_f16 then v_rcp_f16), and rcp of an f32 denormal is kept on NVIDIA (rcp.rn) but
+    flushed on AMD (v_rcp_f32): the sweep tells the models apart."""
+    x = every_pattern(F16)
+    with np.errstate(all="ignore"):
+        nvidia = sim_unary_on("sm_90", "rsqrt", f16, x)
+        amd = sim_unary_on("gfx942", "rsqrt", f16, x)
+    assert mismatches(nvidia, amd).sum() > 100
+    tiny = np.full(256, 2.0**-127, F32)  # an f32 denormal whose reciprocal, 2^127, is finite
+    assert np.isinf(sim_unary_on("gfx942", "rcp", f32, tiny)).all()
+    assert (sim_unary_on("sm_90", "rcp", f32, tiny) == np.float32(2.0**127)).all()

@@ -16,6 +16,12 @@ The GPU's v_exp / v_log / v_rcp / v_sqrt (f32 without correction, and f16) are 1
 approximations: the simulator rounds each to nearest, or - with run(approx_rounding="up" /
 "down") - to the neighbour above / below the exact value, the two ends of the hardware's error,
 so a test can show its tolerance covers them.
+
+On an NVIDIA arch (target vendor "nvidia") the lowering computes every math op in f32, lane by lane
+(rocke/lower/nvptx/ops_math.py), and the simulator models that instead: the input widened to f32
+(exact), then ex2.approx.f32 / lg2.approx.f32 (approximations, rounded as above), sqrt.rn.f32 and
+rcp.rn.f32 (correctly rounded, denormals kept), rsqrt as sqrt.rn then rcp.rn, and the f32 result
+rounded to the op's type (fptrunc: nearest, ties to even).
 """
 
 from __future__ import annotations
@@ -102,10 +108,37 @@ def rsqrt(x: np.ndarray, skew: int = 0) -> np.ndarray:
     return rcp_f32(root.astype(F32), skew).astype(BF16)  # v_rcp_f32, round to bf16
 
 
+# ---------------------------------------------------------------------- NVIDIA: in f32, per lane
+def _nv_f32(steps, x: np.ndarray, skew: int) -> np.ndarray:
+    """Each (exact binary64 function, approximate?) step applied to the f32 value of x, each result
+    rounded to f32 (an approximate step to the neighbour `skew` picks); the result in x's type."""
+    value = x.astype(F32)
+    for fn, approximate in steps:
+        exact = fn(value.astype(F64))
+        value = approx(exact, F32, skew) if approximate else round_f64(exact, F32)
+    return value if x.dtype == F32 else value.astype(x.dtype)
+
+
+NVIDIA_STEPS = {
+    "math.exp2": ((np.exp2, True),),  # ex2.approx.f32
+    "math.log2": ((np.log2, True),),  # lg2.approx.f32
+    "math.sqrt": ((np.sqrt, False),),  # sqrt.rn.f32
+    "math.rcp": ((lambda v: 1.0 / v, False),),  # rcp.rn.f32
+    "math.rsqrt": ((np.sqrt, False), (lambda v: 1.0 / v, False)),  # sqrt.rn.f32, then rcp.rn.f32
+}
+
+
+def nvidia_math(opcode: str, x: np.ndarray, skew: int = 0) -> np.ndarray:
+    """What the nvptx lowering of math op `opcode` computes for x (f16, bf16 or f32 lanes)."""
+    return _nv_f32(NVIDIA_STEPS[opcode], x, skew)
+
+
 def _unary(fn):
     def handler(m: Machine, op: Op, mask: Mask):
         (x,) = m.args(op)
         with np.errstate(all="ignore"):
+            if m.arch.vendor_target.vendor == "nvidia":
+                return (nvidia_math(op.opcode, x, m.approx_skew),)
             return (fn(x, m.approx_skew),)
 
     return handler
