@@ -18,7 +18,16 @@ from pathlib import Path
 from rocke.cli.common import UsageError, add_target_args, config_arg, one_line, read_kernel
 from rocke.engine import lower
 from rocke.ir import KernelDef
-from rocke.isa import Resources, compile_ll, ir_sha256, resources, running_flavor
+from rocke.isa import (
+    NvidiaResources,
+    Resources,
+    codegen_target,
+    compile_ll,
+    ir_sha256,
+    resources,
+    run_ptxas,
+    running_flavor,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,19 +44,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def compile_kernel(kernel: KernelDef, *, arch: str, flavor: str | None, engine: str | None
-                   ) -> tuple[str, str, Resources]:
-    """Lower and compile; returns (ll, asm, resources). The flavor defaults to the running LLVM's."""
+                   ) -> tuple[str, str, Resources | NvidiaResources]:
+    """Lower and compile; returns (ll, asm, resources). The flavor defaults to the running LLVM's.
+    On an NVIDIA arch the assembly is PTX and the resources are ptxas's, with the occupancy of the
+    kernel's workgroup size by the CUDA rules."""
     flavor = flavor or running_flavor()
     if flavor is None:
         raise UsageError("the running llvmlite bundles no LLVM flavor rocke knows; pass --flavor")
     ll = lower(kernel, arch=arch, flavor=flavor, engine=engine)
     asm = compile_ll(ll, arch, flavor, output="asm")
+    target = codegen_target(arch)
+    if target.vendor == "nvidia":
+        (res,) = run_ptxas(asm, target.cpu, arch=arch).resources
+        return ll, asm, res.with_occupancy(int(kernel.attrs["max_workgroup_size"]))
     return ll, asm, resources(asm, arch, kernel=kernel.name)
 
 
-def format_resources(res: Resources) -> str:
+def format_resources(res: Resources | NvidiaResources) -> str:
     """Counted registers (what the code uses), reserved ones (what the kernel descriptor makes the
-    hardware allocate), and the occupancy from the reserved figures."""
+    hardware allocate), and the occupancy from the reserved figures; on NVIDIA ptxas's figures."""
+    if isinstance(res, NvidiaResources):
+        return (f"kernel {res.kernel}  arch {res.arch}  warp32  (ptxas)\n"
+                f"  registers {res.registers}/thread  shared {res.shared_bytes} B  stack {res.stack_frame_bytes} B  "
+                f"spills {res.spill_store_bytes} B stored {res.spill_load_bytes} B loaded  barriers {res.barriers}\n"
+                f"  occupancy {res.occupancy} warps per SM sub-partition ({4 * res.occupancy} per SM)")
     return (f"kernel {res.kernel}  arch {res.arch}  wave{res.wave_size}\n"
             f"  counted   vgprs {res.vgprs}  agprs {res.agprs}  (unified {res.unified_vgprs})  sgprs {res.sgprs}"
             f"  occupancy {res.counted_occupancy}\n"
