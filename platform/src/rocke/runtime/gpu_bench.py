@@ -10,8 +10,8 @@ writing a buffer twice its size before each timed repeat, the median of the repe
 TFLOP/s (or GB/s for memory-bound kernels) and the ratio rocKE / peer.
 
 gemm and elementwise are platform families without a planner: their row uses a shipped sm_90 config
-(named in the row). Library kinds (conv) are planned by dispatch, the path users take:
-`python -m rocke_library.dispatch.gpu_bench` runs this bench with those rows added.
+(named in the row). Kinds a planner serves (convolution, attention) are planned by dispatch, the
+path users take: a package with such kinds runs `main(extra_rows=...)` with its row functions.
 """
 
 from __future__ import annotations
