@@ -169,10 +169,12 @@ py::dict arch_facts(const py::object& name) {
     if (fact == "name") d[fact.c_str()] = a.name;
     else if (fact == "generation") d[fact.c_str()] = a.generation;
     else if (fact == "llvm_cpu") d[fact.c_str()] = a.llvm_cpu;
+    else if (fact == "target") d[fact.c_str()] = a.target;
     else if (fact == "wave_size") d[fact.c_str()] = a.wave_size;
     else if (fact == "max_workgroup_size") d[fact.c_str()] = a.max_workgroup_size;
     else if (fact == "lds_bytes") d[fact.c_str()] = a.lds_bytes;
     else if (fact == "lds_bytes_per_cu") d[fact.c_str()] = a.lds_bytes_per_cu;
+    else if (fact == "lds_reserved_bytes") d[fact.c_str()] = a.lds_reserved_bytes;
     else if (fact == "compute_unit") d[fact.c_str()] = a.compute_unit;
     else if (fact == "simds_per_cu") d[fact.c_str()] = a.simds_per_cu;
     else if (fact == "max_waves_per_simd") d[fact.c_str()] = a.max_waves_per_simd;
