@@ -1,4 +1,4 @@
-"""Cross-check the arch data against the real LLVM 22 AMDGPU backend (llvmlite 0.48-0.50).
+"""Cross-check the arch data against the real LLVM 22 AMDGPU and NVPTX backends (llvmlite 0.48-0.50).
 
 * every MMA op: a module calling its intrinsic with the catalog's vector types and immediates
   verifies and selects the catalog's mnemonic on every arch of its set, and on no other arch;
@@ -6,6 +6,9 @@
 * every declared feature: a probe compiles to its instruction exactly on the arches listing it;
 * occupancy(): never above LLVM's own estimate, and equal to it on cases where whole
   workgroups fill the CU evenly.
+
+AMD archs are checked through the AMDGPU backend; NVIDIA archs (sm_90) through the NVPTX backend,
+whose PTX names the instruction (mma.sync, shfl.sync, atom.global.add.f32).
 
 LLVM aborts the process when it cannot select an intrinsic for an arch, so every compile
 runs in a forked child of one helper process per batch; an abort marks one case "crash".
@@ -22,6 +25,15 @@ from typing import Any
 import pytest
 
 from rocke.arch import ARCH_NAMES, FEATURE_NAMES, MMA_OPS, MmaOp, get_arch, occupancy
+
+AMD_ARCHS = tuple(a for a in ARCH_NAMES if get_arch(a).vendor_target.vendor == "amd")
+NVIDIA_ARCHS = tuple(a for a in ARCH_NAMES if get_arch(a).vendor_target.vendor == "nvidia")
+AMD_OPS = tuple(op for op in MMA_OPS if op.kind != "mma_sync")
+NVIDIA_OPS = tuple(op for op in MMA_OPS if op.kind == "mma_sync")
+
+
+def _case(arch: str, ir: str) -> dict[str, str]:
+    return {"cpu": get_arch(arch).llvm_cpu, "triple": get_arch(arch).vendor_target.triple, "ir": ir}
 
 pytestmark = pytest.mark.validity
 
@@ -40,7 +52,7 @@ for case in json.load(sys.stdin):
         try:
             module = llvm.parse_assembly(case["ir"])
             module.verify()
-            machine = llvm.Target.from_triple("amdgcn-amd-amdhsa").create_target_machine(cpu=case["cpu"])
+            machine = llvm.Target.from_triple(case["triple"]).create_target_machine(cpu=case["cpu"])
             machine.set_asm_verbosity(True)
             out = {"status": "ok", "module": str(module), "asm": machine.emit_assembly(module)}
         except Exception as exc:
@@ -96,8 +108,8 @@ def _mma_ir(op: MmaOp, a_len: int | None = None, a_elem: str | None = None) -> s
     )
 
 
-_MMA_CASES = [(op.id, arch, "as_catalog") for op in MMA_OPS for arch in ARCH_NAMES] + [
-    (op.id, op.archs[0], mutation) for op in MMA_OPS for mutation in ("double_length", "other_elem")
+_MMA_CASES = [(op.id, arch, "as_catalog") for op in AMD_OPS for arch in AMD_ARCHS] + [
+    (op.id, op.archs[0], mutation) for op in AMD_OPS for mutation in ("double_length", "other_elem")
 ]
 
 
@@ -113,7 +125,7 @@ def mma_results() -> dict[tuple[str, str, str], dict[str, Any]]:
             ir = _mma_ir(op, a_elem=_OTHER_ELEM[op.a.llvm_elem])
         else:
             ir = _mma_ir(op)
-        cases.append({"cpu": get_arch(arch).llvm_cpu, "ir": ir})
+        cases.append(_case(arch, ir))
     return dict(zip(_MMA_CASES, _run_llvm(cases), strict=True))
 
 
@@ -123,7 +135,7 @@ def _selected(result: dict[str, Any], pattern: str) -> bool:
     return result["status"] == "ok" and re.search(rf"\b{pattern}(_e32|_e64|_dpp|_sdwa)?\b", result["asm"]) is not None
 
 
-@pytest.mark.parametrize(("op_id", "arch"), [(op.id, arch) for op in MMA_OPS for arch in ARCH_NAMES])
+@pytest.mark.parametrize(("op_id", "arch"), [(op.id, arch) for op in AMD_OPS for arch in AMD_ARCHS])
 def test_mma_intrinsic_compiles_exactly_on_its_archs(mma_results: dict, op_id: str, arch: str) -> None:
     op = next(o for o in MMA_OPS if o.id == op_id)
     result = mma_results[(op_id, arch, "as_catalog")]
@@ -137,7 +149,7 @@ def test_mma_intrinsic_compiles_exactly_on_its_archs(mma_results: dict, op_id: s
         assert not _selected(result, re.escape(op.mnemonic)), f"{op_id} also compiles for {arch}: arch set incomplete"
 
 
-@pytest.mark.parametrize("op_id", [op.id for op in MMA_OPS])
+@pytest.mark.parametrize("op_id", [op.id for op in AMD_OPS])
 @pytest.mark.parametrize("mutation", ["double_length", "other_elem"])
 def test_mma_wrong_fragment_types_are_rejected(mma_results: dict, op_id: str, mutation: str) -> None:
     """The same check with a wrong A/B vector must fail, so the positive result above means something.
@@ -216,18 +228,76 @@ FEATURE_PROBES = {
 }
 
 
+def _ptx_kernel(params: str, body: str, decls: str = "") -> str:
+    return (f'target triple = "nvptx64-nvidia-cuda"\n{decls}\n'
+            f"define ptx_kernel void @k(ptr addrspace(1) %p{params}) {{\n{body}\n  ret void\n}}\n")
+
+
+_SHFL_IDX = "declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)"
+
+# NVIDIA feature -> (kernel IR, pattern of the PTX instruction that provides it): the lowering's own
+# instructions for the op each feature names (rocke/lower/nvptx). mma_sync comes from the MMA checks.
+NVIDIA_FEATURE_PROBES = {
+    "global_atomic_fadd_f32": (_ptx_kernel(", float %v",
+                                           "  %r = atomicrmw fadd ptr addrspace(1) %p, float %v monotonic"),
+                               r"atom\.global\.add\.f32"),
+    "ds_bpermute": (_ptx_kernel(", i32 %a, i32 %l", "  %r = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %a, "
+                                "i32 %l, i32 31)\n  store i32 %r, ptr addrspace(1) %p", _SHFL_IDX),
+                    r"shfl\.sync\.idx\.b32"),
+    "ds_swizzle": (_ptx_kernel(", i32 %a, i32 %l", "  %r = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %a, "
+                               "i32 %l, i32 31)\n  store i32 %r, ptr addrspace(1) %p", _SHFL_IDX),
+                   r"shfl\.sync\.idx\.b32"),
+    "readfirstlane": (_ptx_kernel(", i32 %a", "  %m = call i32 @llvm.nvvm.activemask()\n"
+                                  "  %r = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %a, i32 0, i32 31)\n"
+                                  "  store i32 %r, ptr addrspace(1) %p",
+                                  "declare i32 @llvm.nvvm.activemask()\n" + _SHFL_IDX), r"activemask\.b32"),
+}
+
+
 def test_every_feature_has_a_probe() -> None:
-    assert set(FEATURE_PROBES) | {"mfma", "wmma"} == set(FEATURE_NAMES)
+    assert set(FEATURE_PROBES) | {"mfma", "wmma", "mma_sync"} == set(FEATURE_NAMES)
+    for arch in NVIDIA_ARCHS:
+        assert set(get_arch(arch).features) - {"mma_sync"} <= set(NVIDIA_FEATURE_PROBES)
 
 
 @pytest.fixture(scope="module")
 def feature_results() -> dict[tuple[str, str], dict[str, Any]]:
-    keys = [(feature, arch) for feature in FEATURE_PROBES for arch in ARCH_NAMES]
-    cases = [{"cpu": get_arch(arch).llvm_cpu, "ir": FEATURE_PROBES[feature][0]} for feature, arch in keys]
+    keys = [(feature, arch) for feature in FEATURE_PROBES for arch in AMD_ARCHS]
+    keys += [(feature, arch) for feature in NVIDIA_FEATURE_PROBES for arch in NVIDIA_ARCHS]
+    cases = [_case(arch, (FEATURE_PROBES if arch in AMD_ARCHS else NVIDIA_FEATURE_PROBES)[feature][0])
+             for feature, arch in keys]
     return dict(zip(keys, _run_llvm(cases), strict=True))
 
 
-@pytest.mark.parametrize("arch", ARCH_NAMES)
+@pytest.mark.parametrize(("feature", "arch"), [(f, a) for f in NVIDIA_FEATURE_PROBES for a in NVIDIA_ARCHS])
+def test_nvidia_feature_probes_select_their_instruction(feature_results: dict, feature: str, arch: str) -> None:
+    result = feature_results[(feature, arch)]
+    assert result["status"] == "ok", result.get("error")
+    assert re.search(NVIDIA_FEATURE_PROBES[feature][1], result["asm"]), (feature, arch)
+    assert get_arch(arch).has_feature(feature)
+
+
+def _mma_sync_ir(op: MmaOp) -> str:
+    """A kernel calling an mma.sync row's intrinsic with its fragments in parts (catalog data only)."""
+    params = [*op.a.llvm_arg_types, *op.b.llvm_arg_types, *op.c.llvm_arg_types]
+    args = ", ".join(f"{ty} %x{i}" for i, ty in enumerate(params))
+    ret = op.c.llvm_type
+    return _ptx_kernel(f", {args}", f"  %d = call {ret} @{op.intrinsic}({args})\n"
+                       f"  %e = extractvalue {ret} %d, 0\n  store float %e, ptr addrspace(1) %p",
+                       f"declare {ret} @{op.intrinsic}({', '.join(params)})")
+
+
+@pytest.mark.parametrize("op_id", [op.id for op in NVIDIA_OPS])
+def test_mma_sync_rows_select_their_instruction(op_id: str) -> None:
+    op = next(o for o in NVIDIA_OPS if o.id == op_id)
+    results = _run_llvm([_case(arch, _mma_sync_ir(op)) for arch in op.archs])
+    for arch, result in zip(op.archs, results, strict=True):
+        assert result["status"] == "ok", result.get("error")
+        assert op.mnemonic in result["asm"], (op_id, arch)
+        assert get_arch(arch).has_feature("mma_sync")
+
+
+@pytest.mark.parametrize("arch", AMD_ARCHS)
 @pytest.mark.parametrize("feature", sorted(FEATURE_PROBES))
 def test_feature_matches_llvm(feature_results: dict, feature: str, arch: str) -> None:
     result = feature_results[(feature, arch)]
@@ -235,7 +305,7 @@ def test_feature_matches_llvm(feature_results: dict, feature: str, arch: str) ->
     assert get_arch(arch).has_feature(feature) == has, (feature, arch, result["status"], result.get("error"))
 
 
-@pytest.mark.parametrize("arch", ARCH_NAMES)
+@pytest.mark.parametrize("arch", AMD_ARCHS)
 @pytest.mark.parametrize("kind", ["mfma", "wmma"])
 def test_mma_kind_features_match_llvm(mma_results: dict, kind: str, arch: str) -> None:
     compiled = any(_selected(mma_results[(op.id, arch, "as_catalog")], re.escape(op.mnemonic))
@@ -284,7 +354,7 @@ def _asm_number(asm: str, pattern: str) -> int:
 
 @pytest.fixture(scope="module")
 def occupancy_results() -> list[dict[str, Any]]:
-    cases = [{"cpu": get_arch(arch).llvm_cpu, "ir": _occupancy_ir(v, a, s, lds, wg)}
+    cases = [_case(arch, _occupancy_ir(v, a, s, lds, wg))
              for arch, v, a, s, lds, wg, _ in OCCUPANCY_CASES]
     return _run_llvm(cases)
 
