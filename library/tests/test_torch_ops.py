@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ctypes
 import importlib.util
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -111,14 +113,14 @@ def _reference_attention(torch, q, k, v, causal, scale):
     return o.transpose(1, 2)
 
 
-def _attention_check(torch, device, dtype, causal, shape=(1, 16, 2, 1, 32), tol=2e-2):
+def _attention_check(torch, device, dtype, causal, shape=(1, 16, 16, 2, 1, 32), tol=2e-2):
     from rocke_library.torch import attention
 
-    b, s, hq, hk, d = shape
+    b, sq, sk, hq, hk, d = shape
     gen = torch.Generator(device="cpu").manual_seed(0)
     q, k, v = (torch.randn(b, s, h, d, generator=gen).to(device=device, dtype=dtype).requires_grad_()
-               for h in (hq, hk, hk))
-    do = torch.randn(b, s, hq, d, generator=gen).to(device=device, dtype=dtype)
+               for s, h in ((sq, hq), (sk, hk), (sk, hk)))
+    do = torch.randn(b, sq, hq, d, generator=gen).to(device=device, dtype=dtype)
     o, lse = attention(q, k, v, causal=causal, return_lse=True)
     o.backward(do)
     scale = 1.0 / d ** 0.5
@@ -128,17 +130,27 @@ def _attention_check(torch, device, dtype, causal, shape=(1, 16, 2, 1, 32), tol=
     torch.testing.assert_close(o.double(), want, rtol=tol, atol=tol)
     scores = torch.einsum("bqhd,bkhd->bhqk", qr.detach(), kr.detach().repeat_interleave(hq // hk, 2)) * scale
     if causal:
-        scores = scores.masked_fill(torch.ones(s, s, dtype=torch.bool, device=device).triu(1), -torch.inf)
+        scores = scores.masked_fill(torch.ones(sq, sk, dtype=torch.bool, device=device).triu(1), -torch.inf)
     torch.testing.assert_close(lse.double(), torch.logsumexp(scores, -1), rtol=1e-3, atol=1e-3)
     for got, ref in ((q.grad, qr.grad), (k.grad, kr.grad), (v.grad, vr.grad)):
         torch.testing.assert_close(got.double(), ref, rtol=tol * 2, atol=tol * 2)
 
 
-@pytest.mark.parametrize("causal", [False, True])
-def test_attention_on_host_tensors(on_host, causal) -> None:
+@pytest.mark.parametrize(("dtype", "shape", "causal"), [
+    ("float16", (1, 16, 16, 2, 1, 32), False),
+    ("float16", (1, 16, 16, 2, 1, 32), True),
+    ("bfloat16", (2, 8, 24, 4, 2, 32), True),  # GQA 2:1, S_q < S_k, top-left causal
+])
+def test_attention_on_host_tensors(on_host, dtype, shape, causal) -> None:
     torch, backend = on_host
-    _attention_check(torch, "cpu", torch.float16, causal)
-    assert {name for name, *_ in backend.launches} >= {"attention_fwd"} or backend.launches
+    _attention_check(torch, "cpu", getattr(torch, dtype), causal, shape)
+    launched = [entry[0] for entry in backend.launches]
+    assert launched[0].startswith("attention_fwd") and any("bwd" in name for name in launched), launched
+
+
+def test_importing_the_library_needs_no_torch() -> None:
+    code = "import sys, rocke_library, rocke_library.torch; sys.exit('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
 def test_conv2d_on_host_tensors(on_host) -> None:
@@ -176,8 +188,9 @@ needs_gpu = pytest.mark.skipif(not _cuda(), reason="no CUDA GPU (or no torch)")
 
 @needs_gpu
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize(("shape", "causal"), [((2, 64, 4, 4, 64), False), ((2, 64, 4, 4, 64), True),
-                                                ((1, 128, 8, 2, 128), True), ((2, 48, 2, 1, 32), False)])
+@pytest.mark.parametrize(("shape", "causal"), [((2, 64, 64, 4, 4, 64), False), ((2, 64, 64, 4, 4, 64), True),
+                                                ((1, 128, 128, 8, 2, 128), True), ((2, 48, 80, 2, 1, 32), False),
+                                                ((1, 40, 72, 4, 1, 64), True)])
 def test_attention_on_gpu(dtype, shape, causal) -> None:
     import torch
 
