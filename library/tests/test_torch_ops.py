@@ -203,3 +203,31 @@ def test_conv2d_on_gpu(dtype) -> None:
     import torch
 
     _conv_check(torch, "cuda", getattr(torch, dtype), tol=3e-2 if dtype == "float16" else 6e-2)
+
+
+@needs_torch
+def test_ops_take_cuda_tensors_and_name_bad_arguments() -> None:
+    import torch
+
+    from rocke_library.torch import attention, conv2d
+
+    q = torch.zeros(1, 16, 2, 32, dtype=torch.float16)
+    with pytest.raises(ValueError, match="device: rocKE's torch ops take CUDA tensors"):
+        attention(q, q, q)
+    with pytest.raises(TypeError, match="dtype"):
+        attention(q.float(), q.float(), q.float())
+    with pytest.raises(TypeError, match="k: dtype"):
+        attention(q, q.bfloat16(), q)
+    with pytest.raises(TypeError, match=r"w: expected a torch\.Tensor"):
+        conv2d(torch.zeros(1, 4, 4, 8, dtype=torch.float16), np.zeros((8, 1, 1, 8), np.float16))
+
+
+def test_misaligned_tensor_is_refused(on_host) -> None:
+    torch, _ = on_host
+    from rocke_library.torch import attention
+
+    base = torch.zeros(1 * 16 * 2 * 32 + 1, dtype=torch.float16)
+    q = base[1:].view(1, 16, 2, 32)  # 2 bytes past a 16-byte boundary
+    k = torch.zeros(1, 16, 2, 32, dtype=torch.float16)
+    with pytest.raises(ValueError, match="q: its address must be a multiple of 16 bytes"):
+        attention(q, k, k)
