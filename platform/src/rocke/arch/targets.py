@@ -3,7 +3,8 @@ validates it.
 
 A target row holds the triple, the kernel calling convention, the LLVM type of a buffer resource,
 the address space numbers and the datalayout each flavor's LLVM reports for the triple. Every arch
-of archs.toml names its target; `target_of(arch)` is how the lowerer and the toolchain reach it.
+of archs.toml names its target; `ArchTarget.vendor_target` is how the lowerer reaches it, and
+rocke.isa.codegen_target (whose `toolchain` picks the compile path) how the toolchain does.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from rocke.isa import (
     codegen_target,
     compile_ll,
     ir_sha256,
+    kernel_resources,
     resources,
-    run_ptxas,
     running_flavor,
 )
 
@@ -54,9 +54,8 @@ def compile_kernel(kernel: KernelDef, *, arch: str, flavor: str | None, engine: 
     ll = lower(kernel, arch=arch, flavor=flavor, engine=engine)
     asm = compile_ll(ll, arch, flavor, output="asm")
     target = codegen_target(arch)
-    if target.vendor == "nvidia":
-        (res,) = run_ptxas(asm, target.cpu, arch=arch).resources
-        return ll, asm, res.with_occupancy(int(kernel.attrs["max_workgroup_size"]))
+    if target.toolchain == "ptxas":
+        return ll, asm, kernel_resources(asm, target.cpu, arch=arch)
     return ll, asm, resources(asm, arch, kernel=kernel.name)
 
 

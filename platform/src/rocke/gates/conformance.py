@@ -346,19 +346,15 @@ def compiled_configs(family: Family, flavor: str
             continue
         assert isinstance(result.value, str)
         target = isa.codegen_target(job.arch)
-        if target.vendor != "nvidia":
+        if target.toolchain != "ptxas":
             out.append((name, result.value, isa.resources(result.value, job.arch)))
             continue
-        bound = re.search(r"^\.maxntid\s+(\d+)", result.value, flags=re.MULTILINE)
-        if bound is None:
-            out.append((name, "ptxas: the PTX names no .maxntid", None))
-            continue
         try:
-            (res,) = isa.run_ptxas(result.value, target.cpu, arch=job.arch).resources
+            res = isa.kernel_resources(result.value, target.cpu, arch=job.arch)
         except isa.ToolchainError as exc:
             out.append((name, f"ptxas: {exc}", None))
             continue
-        out.append((name, result.value, res.with_occupancy(int(bound.group(1)))))
+        out.append((name, result.value, res))
     return out
 
 

@@ -50,9 +50,9 @@ from rocke.isa import (
     ToolchainError,
     codegen_target,
     compile_many,
+    kernel_resources,
     refusal_reason,
     resources,
-    run_ptxas,
     running_flavor,
 )
 
@@ -105,7 +105,7 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
         elif not result.ok:
             rows.append(ValidityRow(family.name, config.key, flavor, None, f"compile: {result.error}",
                                     refuse=config.refuse))
-        elif codegen_target(config.arch).vendor == "nvidia":
+        elif codegen_target(config.arch).toolchain == "ptxas":
             rows.append(_ptxas_row(family, config, flavor, str(result.value)))
         else:
             res = resources(result.value, config.arch)
@@ -121,16 +121,10 @@ def _measure(family: Family, configs: list[ConfigLine], flavor: str, jobs: int,
 
 def _ptxas_row(family: Family, config: ConfigLine, flavor: str, ptx: str) -> ValidityRow:
     """An NVIDIA config's row: ptxas assembles the PTX LLVM wrote and reports its resources."""
-    target = codegen_target(config.arch)
     try:
-        (res,) = run_ptxas(ptx, target.cpu, arch=config.arch).resources
+        res = kernel_resources(ptx, codegen_target(config.arch).cpu, arch=config.arch)
     except ToolchainError as exc:
         return ValidityRow(family.name, config.key, flavor, None, f"ptxas: {exc}", refuse=config.refuse)
-    bound = re.search(r"^\.maxntid\s+(\d+)", ptx, flags=re.MULTILINE)
-    if bound is None:
-        return ValidityRow(family.name, config.key, flavor, res, "ptxas: the PTX names no .maxntid",
-                           refuse=config.refuse)
-    res = res.with_occupancy(int(bound.group(1)))
     reason, problem = config_problem(config, res)
     if reason and config.refuse:
         # The refusal tables hold the AMD backend's figures; an NVIDIA kernel that cannot ship is

@@ -305,6 +305,17 @@ def _pick(found: tuple[NvidiaResources, ...], kernel: str | None) -> NvidiaResou
     raise ResourceParseError(f"no kernel {kernel} in the cubin (kernels: {names})")
 
 
+def kernel_resources(ptx_text: str, cpu: str, *, arch: str) -> NvidiaResources:
+    """The one kernel of ``ptx_text`` assembled by ptxas, with the occupancy of the block size the
+    PTX bounds it to (``.maxntid``, which rocke.lower writes for every kernel). Raises the errors of
+    :func:`run_ptxas`, and ``ResourceParseError`` for PTX naming no ``.maxntid``."""
+    bound = re.search(r"^\.maxntid\s+(\d+)", ptx_text, flags=re.MULTILINE)
+    if bound is None:
+        raise ResourceParseError("the PTX names no .maxntid")
+    (res,) = run_ptxas(ptx_text, cpu, arch=arch).resources
+    return res.with_occupancy(int(bound.group(1)))
+
+
 #: Why an NVIDIA kernel cannot ship, in the order :func:`nvidia_refusal_reason` checks them (the
 #: names of ``REFUSAL_REASONS``: local memory is NVIDIA's scratch, shared memory its LDS).
 NVIDIA_REFUSAL_REASONS: tuple[str, ...] = ("spills", "scratch", "lds_over_capacity")

@@ -17,6 +17,12 @@ class CodegenTarget:
     triple: str
     cpu: str
 
+    @property
+    def toolchain(self) -> str:
+        """The arch's target's toolchain (targets.toml): "amdgpu" (object, ld.lld) or "ptxas" (PTX,
+        cubin), the one fact that picks the compile path."""
+        return get_arch(self.arch).vendor_target.toolchain
+
 
 def codegen_archs() -> tuple[str, ...]:
     """Every arch the toolchain compiles for: the archs ``rocke.arch`` models."""

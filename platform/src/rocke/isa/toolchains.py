@@ -1,8 +1,9 @@
 """Flavor -> LLVM toolchain table and the running llvmlite's identity.
 
-The flavor rows (LLVM major, llvmlite range) and the AMDGPU triple come from the one flavor
-table, ``rocke/arch/data/flavors.toml``; how the backends are driven (optimisation level, code
-model, the NVPTX triple and archs, ptxas's level) is ``data/toolchains.toml``. This module only
+The flavor rows (LLVM major, llvmlite range) come from the one flavor table,
+``rocke/arch/data/flavors.toml``, and each target's triple from ``rocke/arch/data/targets.toml``;
+how the backends are driven (optimisation level, code model, ptxas's level) is
+``data/toolchains.toml``. This module only
 reads them and answers questions such as "may this environment compile flavor X?".
 """
 

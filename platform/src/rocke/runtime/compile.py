@@ -13,13 +13,7 @@ import hashlib
 import rocke
 from rocke.ir import KernelDef, print_kernel
 
-from .backend import vendor_of
 from .cache import CacheKey, CodeObjectCache
-from .errors import NotWrittenError
-
-
-def _not_written(arch: str) -> NotWrittenError:
-    return NotWrittenError(f"no code-object toolchain for {arch} in rocke yet")
 
 
 def _ptxas_version() -> str:
@@ -38,16 +32,11 @@ def _ptxas_version() -> str:
 def toolchain_version(arch: str, flavor: str) -> str:
     """What a code object of arch depends on besides its source: rocke's version (the lowering)
     and the LLVM that compiles it (and, per vendor, the linker or assembler)."""
-    from rocke.isa import llvm_version, llvmlite_version
+    from rocke.isa import codegen_target, llvm_version, llvmlite_version
 
     llvm = ".".join(str(part) for part in llvm_version())
     head = f"rocke {rocke.__version__}; {flavor}; llvmlite {llvmlite_version()} (LLVM {llvm})"
-    vendor = vendor_of(arch)
-    if vendor == "amd":
-        return f"{head}; ld.lld"
-    if vendor == "nvidia":
-        return f"{head}; {_ptxas_version()}"
-    raise _not_written(arch)
+    return f"{head}; {_ptxas_version()}" if codegen_target(arch).toolchain == "ptxas" else f"{head}; ld.lld"
 
 
 def compile_code_object(kernel: KernelDef, arch: str, flavor: str) -> bytes:
@@ -56,14 +45,12 @@ def compile_code_object(kernel: KernelDef, arch: str, flavor: str) -> bytes:
     from rocke.engine import lower
     from rocke.isa import codegen_target, compile_ll, link_hsaco, run_ptxas
 
-    vendor = vendor_of(arch)
+    target = codegen_target(arch)
     ll = lower(kernel, arch=arch, flavor=flavor)
-    if vendor == "nvidia":
+    if target.toolchain == "ptxas":
         ptx = compile_ll(ll, arch, flavor, output="asm")
         assert isinstance(ptx, str)
-        return run_ptxas(ptx, codegen_target(arch).cpu, arch=arch).cubin
-    if vendor != "amd":
-        raise _not_written(arch)
+        return run_ptxas(ptx, target.cpu, arch=arch).cubin
     obj = compile_ll(ll, arch, flavor, output="obj")
     assert isinstance(obj, bytes)
     return link_hsaco(obj)
